@@ -1,0 +1,70 @@
+// cadence/ids.hpp: timer and thread ids.
+//
+// - Timer ids 0x0000-0x00FF are reserved for the system timers a window runs itself (cursor
+//   blink, scroll momentum, drag autoscroll, tooltip delay). User timer ids start at 0x0100.
+// - Thread ids 0-4 are reserved; user thread ids start at 5.
+// - `unique()` draws from a process-wide atomic counter: ids are unique across threads and
+//   windows and never reused (a 64-bit counter does not wrap in the life of a process).
+// - Id 0 names nothing: a default-constructed id is "no id".
+//
+//     TimerId blink = kCursorBlinkTimer;      // a reserved system id
+//     TimerId mine = TimerId::unique();       // 0x0100, 0x0101, ...
+//     assert(!mine.is_system());
+//
+// Thread: ids are values; unique() may be called from any thread. Cost: one atomic add.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <functional>
+
+namespace cadence {
+
+/// First timer id handed to app code; everything below is reserved for system timers.
+inline constexpr std::uint64_t kFirstUserTimerId = 0x0100;
+/// First thread id handed to app code; 0-4 are reserved.
+inline constexpr std::uint64_t kFirstUserThreadId = 5;
+
+/// Names a timer within a window runtime.
+struct TimerId {
+  std::uint64_t value = 0;
+
+  /// A fresh user timer id (>= 0x0100), never returned before in this process.
+  static TimerId unique() noexcept;
+  /// True for the reserved range 0x0001-0x00FF.
+  constexpr bool is_system() const noexcept { return value != 0 && value < kFirstUserTimerId; }
+  constexpr bool is_valid() const noexcept { return value != 0; }
+  friend constexpr auto operator<=>(TimerId, TimerId) = default;
+};
+
+/// Names a background thread within a window runtime.
+struct ThreadId {
+  std::uint64_t value = 0;
+
+  /// A fresh user thread id (>= 5), never returned before in this process.
+  static ThreadId unique() noexcept;
+  /// True for the reserved range 1-4.
+  constexpr bool is_system() const noexcept { return value != 0 && value < kFirstUserThreadId; }
+  constexpr bool is_valid() const noexcept { return value != 0; }
+  friend constexpr auto operator<=>(ThreadId, ThreadId) = default;
+};
+
+/// Caret blink in text fields (530 ms on, 530 ms off by default).
+inline constexpr TimerId kCursorBlinkTimer{0x0001};
+/// Scroll inertia after a wheel or trackpad flick.
+inline constexpr TimerId kScrollMomentumTimer{0x0002};
+/// Scrolling while a drag is held near an edge.
+inline constexpr TimerId kDragAutoscrollTimer{0x0003};
+/// Hover delay before a tooltip shows.
+inline constexpr TimerId kTooltipDelayTimer{0x0004};
+
+}  // namespace cadence
+
+template <>
+struct std::hash<cadence::TimerId> {
+  std::size_t operator()(cadence::TimerId id) const noexcept { return std::hash<std::uint64_t>{}(id.value); }
+};
+template <>
+struct std::hash<cadence::ThreadId> {
+  std::size_t operator()(cadence::ThreadId id) const noexcept { return std::hash<std::uint64_t>{}(id.value); }
+};

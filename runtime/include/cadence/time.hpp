@@ -1,0 +1,132 @@
+// cadence/time.hpp: one Instant and Duration for every clock cadence reads.
+//
+// - `Duration` is `std::chrono::nanoseconds`: signed, 64-bit, about +-292 years.
+// - An `Instant` is a point on one clock's timeline, tagged with the clock's kind: the system's
+//   monotonic clock, or a tick counter (a target without a monotonic clock, a test, the manual
+//   clock). Two instants of different kinds never meet: subtracting or comparing them throws
+//   `ClockMismatch`, whose message says which kinds met and how to avoid it. Nothing aborts and
+//   nothing is undefined.
+// - Arithmetic saturates: an Instant plus a Duration that would overflow pins to the end of the
+//   timeline (`Instant::max_for`), and the difference of two far-apart instants pins to
+//   +-Duration::max(). A deadline computed from an enormous delay is therefore "never", not a
+//   wrapped-around past.
+//
+//     Instant start = source.now();
+//     Instant deadline = start + 250ms;
+//     if (source.now() >= deadline) { ... }
+//     Duration left = deadline - source.now();
+//
+// Thread: Instants and Durations are plain values; use them from any thread.
+#pragma once
+
+#include <chrono>
+#include <compare>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+namespace cadence {
+
+using Duration = std::chrono::nanoseconds;
+
+/// Which timeline an Instant belongs to.
+enum class ClockKind : std::uint8_t {
+  system,  ///< the operating system's monotonic clock (std::chrono::steady_clock)
+  tick,    ///< a counter advanced by the app or a test (ManualClock, embedded tick sources)
+};
+
+/// Returns "system" or "tick". O(1).
+const char* to_string(ClockKind kind) noexcept;
+
+/// Thrown when instants of two clock kinds are compared or subtracted. A runtime reads one time
+/// source, so this only happens when an Instant from another source is handed to it.
+class ClockMismatch : public std::logic_error {
+ public:
+  ClockMismatch(ClockKind left, ClockKind right);
+  ClockKind left() const noexcept { return left_; }
+  ClockKind right() const noexcept { return right_; }
+
+ private:
+  ClockKind left_;
+  ClockKind right_;
+};
+
+/// Adds two durations, pinning at +-Duration::max() instead of overflowing. O(1).
+constexpr Duration saturating_add(Duration a, Duration b) noexcept {
+  using Rep = Duration::rep;
+  Rep out = 0;
+  if (__builtin_add_overflow(a.count(), b.count(), &out)) {
+    return b.count() > 0 ? Duration::max() : Duration::min();
+  }
+  return Duration{out};
+}
+
+/// Subtracts two durations, pinning at +-Duration::max() instead of overflowing. O(1).
+constexpr Duration saturating_sub(Duration a, Duration b) noexcept {
+  using Rep = Duration::rep;
+  Rep out = 0;
+  if (__builtin_sub_overflow(a.count(), b.count(), &out)) {
+    return b.count() < 0 ? Duration::max() : Duration::min();
+  }
+  return Duration{out};
+}
+
+/// A point in time on one clock's timeline. 16 bytes; trivially copyable.
+class Instant {
+ public:
+  /// The origin of the tick timeline. Useful as a placeholder; compare only with tick instants.
+  constexpr Instant() noexcept = default;
+
+  /// An instant `since_origin` after the origin of `kind`'s timeline. For the system kind the
+  /// origin is steady_clock's epoch; for the tick kind it is whatever the counter started at.
+  static constexpr Instant at(ClockKind kind, Duration since_origin) noexcept {
+    return Instant{kind, since_origin};
+  }
+  /// The latest representable instant of `kind`: what an overflowing deadline pins to.
+  static constexpr Instant max_for(ClockKind kind) noexcept { return Instant{kind, Duration::max()}; }
+
+  constexpr ClockKind kind() const noexcept { return kind_; }
+  constexpr Duration since_origin() const noexcept { return since_origin_; }
+
+  /// Moves the instant by `d`, saturating at the ends of the timeline. O(1).
+  constexpr Instant& operator+=(Duration d) noexcept {
+    since_origin_ = saturating_add(since_origin_, d);
+    return *this;
+  }
+  constexpr Instant& operator-=(Duration d) noexcept {
+    since_origin_ = saturating_sub(since_origin_, d);
+    return *this;
+  }
+  friend constexpr Instant operator+(Instant t, Duration d) noexcept { return t += d; }
+  friend constexpr Instant operator-(Instant t, Duration d) noexcept { return t -= d; }
+
+  /// The signed time from `b` to `a`, saturating. Errors: throws ClockMismatch for two kinds.
+  friend Duration operator-(Instant a, Instant b) {
+    check_same_kind(a, b);
+    return saturating_sub(a.since_origin_, b.since_origin_);
+  }
+  /// Orders instants of one kind. Errors: throws ClockMismatch for two kinds.
+  friend std::strong_ordering operator<=>(Instant a, Instant b) {
+    check_same_kind(a, b);
+    return a.since_origin_.count() <=> b.since_origin_.count();
+  }
+  /// Equal when of one kind and at one point; instants of two kinds are simply unequal.
+  friend constexpr bool operator==(Instant a, Instant b) noexcept {
+    return a.kind_ == b.kind_ && a.since_origin_ == b.since_origin_;
+  }
+
+ private:
+  constexpr Instant(ClockKind kind, Duration since_origin) noexcept
+      : since_origin_(since_origin), kind_(kind) {}
+  static void check_same_kind(Instant a, Instant b) {
+    if (a.kind_ != b.kind_) throw ClockMismatch(a.kind_, b.kind_);
+  }
+
+  Duration since_origin_{0};
+  ClockKind kind_ = ClockKind::tick;
+};
+
+/// The later of two instants of one kind. Errors: ClockMismatch for two kinds.
+inline Instant later_of(Instant a, Instant b) { return a < b ? b : a; }
+
+}  // namespace cadence

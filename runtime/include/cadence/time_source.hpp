@@ -1,0 +1,51 @@
+// cadence/time_source.hpp: where a runtime reads the time.
+//
+// A runtime takes a TimeSource at construction and never reads a clock any other way. A source
+// has one clock kind, fixed when it is made, and stamps every Instant it returns with that kind,
+// so instants from one source can always be compared with each other.
+//
+//     TimeSource real = TimeSource::system();                 // steady_clock
+//     ManualClock clock;                                       // tests: time moves when told
+//     TimeSource fake = clock.source();
+//     TimeSource board = TimeSource::ticks(1ms, [] { return hw_tick_counter(); });
+//
+// Thread: a TimeSource may be copied and read from any thread, provided its callback may be.
+// Cost: one indirect call per now().
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+#include "cadence/time.hpp"
+
+namespace cadence {
+
+class TimeSource {
+ public:
+  /// Reads std::chrono::steady_clock. Instants have ClockKind::system.
+  static TimeSource system();
+
+  /// Reads a tick counter that advances by one every `tick_length` (for example a hardware
+  /// counter on a target without a monotonic clock). Instants have ClockKind::tick and lie
+  /// `count * tick_length` after the counter's origin, saturating.
+  /// Errors: a tick_length <= 0 is a contract violation; it is treated as 1 ns.
+  static TimeSource ticks(Duration tick_length, std::function<std::uint64_t()> read_count);
+
+  /// Reads `since_origin()` and stamps it with `kind`. The callback must be monotonic; a runtime
+  /// that sees time go backwards clamps it and reports the step.
+  static TimeSource custom(ClockKind kind, std::function<Duration()> since_origin);
+
+  ClockKind kind() const noexcept { return kind_; }
+
+  /// The current time on this source's timeline. Thread: as the callback allows. Cost: O(1).
+  Instant now() const { return Instant::at(kind_, read_()); }
+
+ private:
+  TimeSource(ClockKind kind, std::function<Duration()> read) : read_(std::move(read)), kind_(kind) {}
+
+  std::function<Duration()> read_;
+  ClockKind kind_;
+};
+
+}  // namespace cadence
