@@ -1,0 +1,44 @@
+// cadence/heap_timer_queue.hpp: the TimerQueue contract on a binary min-heap.
+//
+// The alternative to TimerWheel: O(log n) schedule and cancel, exact ordering, no fixed
+// footprint. It wraps TimeoutHeap; a cancelled timer's entry stays in the heap (lazily deleted)
+// until it reaches the root, so memory follows scheduled timers until they drain. Every rule of
+// TimerQueue (clamping, tie order, stale ids, a clock that goes backwards) holds exactly as for
+// the wheel; the tests run both against one reference model.
+//
+//     HeapTimerQueue queue;
+//     QueueId id = queue.schedule(Ticks{250}, 7);
+//
+// Thread: one thread at a time.
+#pragma once
+
+#include "cadence/timeout_heap.hpp"
+#include "cadence/timer_queue.hpp"
+
+namespace cadence {
+
+class HeapTimerQueue final : public TimerQueue {
+ public:
+  /// An empty queue whose time starts at `start` (clamped to [0, kLastTick]).
+  explicit HeapTimerQueue(Ticks start = Ticks{0});
+
+  /// O(log n).
+  QueueId schedule(Ticks after, Token token) override;
+  /// O(log n); the entry is dropped when it reaches the root.
+  bool cancel(QueueId id) override;
+  /// O((fired + cancelled roots) * log n).
+  AdvanceReport advance(Ticks now, std::vector<Token>& fired) override;
+  Ticks now() const override { return Ticks{now_ms_}; }
+  std::size_t active_count() const override { return heap_.live_count(); }
+  /// O(1) after dropping cancelled roots.
+  std::optional<Ticks> next_fire() override;
+
+  /// The heap underneath, for inspection (size() includes cancelled entries not yet dropped).
+  const TimeoutHeap& heap() const noexcept { return heap_; }
+
+ private:
+  TimeoutHeap heap_;
+  std::int64_t now_ms_;
+};
+
+}  // namespace cadence

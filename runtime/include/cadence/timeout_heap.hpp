@@ -1,0 +1,132 @@
+// cadence/timeout_heap.hpp: a binary min-heap of timeouts with lazy deletion.
+//
+// Entries are (expiration, data) pairs; the root is the earliest expiration, and entries with
+// one expiration leave in the order they were pushed. Cancelling does not remove an entry from
+// the middle of the heap: it marks it, gives it the smallest key and lets it rise to the root,
+// where the next peek() or pop() drops it and releases its data through the free callback.
+//
+// - push() returns a Handle that stays valid while the entry moves inside the heap; it names a
+//   slot and the slot's generation, so a handle kept after its entry left can never cancel the
+//   entry that reuses the slot.
+// - size() counts cancelled entries that have not been dropped yet; live_count() does not.
+// - freed_count() counts every entry whose data the heap released (see below).
+//
+//     TimeoutHeap heap;
+//     heap.set_free_callback([](TimeoutHeap::Data d) { delete reinterpret_cast<Job*>(d); });
+//     auto h = heap.push(/*expiration=*/250, reinterpret_cast<TimeoutHeap::Data>(job));
+//     heap.cancel_at(h);                    // O(log n); the job is deleted at the next peek/pop
+//     while (auto e = heap.pop()) run(e->data);
+//
+// Thread: one thread at a time. The free callback runs on the thread that calls peek(), pop(),
+// clear() or the destructor.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "cadence/result.hpp"
+
+namespace cadence {
+
+class TimeoutHeap {
+ public:
+  using Expiration = std::int64_t;
+  using Data = std::uint64_t;
+
+  /// What peek() and pop() return.
+  struct Entry {
+    Expiration expiration;
+    Data data;
+  };
+  /// Names one pushed entry. 0 is never issued.
+  struct Handle {
+    std::uint64_t value = 0;
+  };
+  /// Releases the data of an entry the heap drops. An empty function releases nothing.
+  using FreeCallback = std::function<void(Data)>;
+
+  /// An empty heap with room for `initial_capacity` entries before it grows (it grows on its own).
+  explicit TimeoutHeap(std::size_t initial_capacity = 16);
+  /// Releases the data of every entry still held (cancelled or not) through the free callback.
+  ~TimeoutHeap();
+  TimeoutHeap(const TimeoutHeap&) = delete;
+  TimeoutHeap& operator=(const TimeoutHeap&) = delete;
+
+  /// Sets (or, with an empty function, unsets) the callback that releases dropped data. O(1).
+  void set_free_callback(FreeCallback callback) { free_callback_ = std::move(callback); }
+
+  /// Adds an entry. O(log n); amortized O(1) allocation.
+  Handle push(Expiration expiration, Data data);
+
+  /// The earliest live entry, without removing it; first drops cancelled roots (releasing their
+  /// data). nullopt when no live entry is left. O(log n) per dropped root, O(1) otherwise.
+  std::optional<Entry> peek();
+  /// Removes and returns the earliest live entry; its data now belongs to the caller (it is not
+  /// released). Drops cancelled roots first, like peek(). nullopt on an empty heap. O(log n).
+  std::optional<Entry> pop();
+
+  /// Cancels the earliest-pushed live entry with this expiration and data. O(n) search.
+  /// Errors: not_found when no live entry matches; nothing changes.
+  Status cancel(Expiration expiration, Data data);
+  /// Cancels the entry `handle` names. O(log n).
+  /// Errors: not_found for a handle that was never issued (out of range, or 0); stale when the
+  /// entry already left (popped, or cancelled and dropped); already_cancelled when it is
+  /// cancelled but not yet dropped. Nothing changes on error.
+  Status cancel_at(Handle handle);
+  /// As cancel_at(handle), and the entry's data must equal `expected`.
+  /// Errors: as above, and mismatch when the data differs; nothing changes on error.
+  Status cancel_at(Handle handle, Data expected);
+
+  /// Entries held, cancelled-but-not-dropped ones included. O(1).
+  std::size_t size() const noexcept { return nodes_.size(); }
+  /// Entries held that are not cancelled. O(1).
+  std::size_t live_count() const noexcept { return nodes_.size() - cancelled_in_heap_; }
+  bool empty() const noexcept { return nodes_.empty(); }
+  /// Entries whose data the heap released: cancelled entries dropped by peek(), pop() or clear(),
+  /// and live entries dropped by clear(). Counted whether or not a free callback is set (with
+  /// none, releasing means forgetting). Popped entries are not counted: the caller owns them.
+  std::size_t freed_count() const noexcept { return freed_count_; }
+
+  /// Drops every entry, releasing its data. Handles issued before become stale. O(n).
+  void clear();
+
+ private:
+  struct Node {
+    Expiration expiration;
+    std::uint64_t seq;  // push order; ties on expiration leave in push order. 0 marks cancelled.
+    Data data;
+    std::uint32_t slot;
+  };
+  enum class SlotState : std::uint8_t { free, live, cancelled, retired };
+  struct Slot {
+    std::uint32_t pos = 0;         // index of the node in nodes_ while live or cancelled
+    std::uint32_t generation = 1;  // part of the handle; bumped when the slot is freed
+    SlotState state = SlotState::free;
+  };
+
+  static bool before(const Node& a, const Node& b) noexcept {
+    return a.expiration != b.expiration ? a.expiration < b.expiration : a.seq < b.seq;
+  }
+  Result<std::uint32_t> find_slot(Handle handle) const;
+  void mark_cancelled(std::uint32_t slot);
+  void sift_up(std::size_t pos);
+  void sift_down(std::size_t pos);
+  void place(std::size_t pos, const Node& node);
+  Node remove_root();
+  void release_slot(std::uint32_t slot);
+  void release_data(Data data);
+  void drop_cancelled_roots();
+
+  std::vector<Node> nodes_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  FreeCallback free_callback_;
+  std::uint64_t next_seq_ = 1;
+  std::size_t cancelled_in_heap_ = 0;
+  std::size_t freed_count_ = 0;
+};
+
+}  // namespace cadence

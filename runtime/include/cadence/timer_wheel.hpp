@@ -1,0 +1,144 @@
+// cadence/timer_wheel.hpp: a hierarchical hashed timing wheel with 1 ms slots.
+//
+// The runtime's default TimerQueue (see timer_queue.hpp for the contract it keeps). Timers
+// within 16.4 s sit in one level of 32,768 one-millisecond slots and are touched twice in their
+// life: once to schedule, once to fire. Longer timers sit on coarser levels and move down a level
+// at a time, a few at every advance, well before they are due; no operation walks every pending
+// timer and no frame moves a whole coarse slot at once. docs/wheel.md explains the geometry and
+// the derivation of every constant.
+//
+// Costs (n = pending timers):
+// - schedule, cancel: O(1).
+// - advance: O(fired + moved + levels); an idle gap of any length costs O(levels).
+// - next_fire: O(levels) when cached results are stale; exact (the true earliest deadline).
+//   After the earliest timer of a coarse slot is cancelled, the next call walks that one slot
+//   once to learn its new earliest deadline.
+// - memory: 28 bytes per timer (entries are allocated 4096 at a time) plus about 180 KB of slot
+//   heads and bitmaps, most of it untouched (zero pages) until used.
+//
+//     TimerWheel wheel;                                 // time starts at 0 ms
+//     QueueId blink = wheel.schedule(Ticks{530}, 1);
+//     std::vector<Token> fired;
+//     wheel.advance(Ticks{530}, fired);                 // fired == {1}
+//
+// Thread: one thread at a time; nothing is shared between wheels.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cadence/detail/ring_bitmap.hpp"
+#include "cadence/detail/wheel_entry_pool.hpp"
+#include "cadence/timer_queue.hpp"
+
+namespace cadence {
+
+/// Counters for tests, benchmarks and curiosity. All are totals since construction.
+struct WheelStats {
+  std::uint64_t scheduled = 0;
+  std::uint64_t cancelled = 0;
+  std::uint64_t fired = 0;
+  std::uint64_t moved = 0;          ///< entries moved down one level
+  std::uint64_t slot_rescans = 0;   ///< coarse slots walked to relearn their earliest deadline
+  std::uint64_t backwards_steps = 0;  ///< advance() calls with a time earlier than now()
+};
+
+class TimerWheel final : public TimerQueue {
+ public:
+  /// Level 0: one slot per millisecond. 2^15 slots: timers placed directly are < 2^14 ms away,
+  /// and the other half holds the coarse slot that is moving down in the meantime.
+  static constexpr std::uint32_t kLevel0Bits = 15;
+  /// Level 1 slots are 2^14 ms (16.4 s) wide; each level above is 64 times wider.
+  static constexpr std::uint32_t kLevel1Shift = kLevel0Bits - 1;
+  static constexpr std::uint32_t kRatioBits = 6;
+  /// Coarse levels have 128 slots: 64 for placement, 64 for the slot moving down from above.
+  static constexpr std::uint32_t kCoarseBits = kRatioBits + 1;
+  /// Levels 0..8: level 8 slots are 2^56 ms wide, and 64 of them reach kMaxTick.
+  static constexpr std::uint32_t kLevels = 9;
+
+  /// An empty wheel whose time starts at `start` (clamped to [0, kLastTick]).
+  explicit TimerWheel(Ticks start = Ticks{0});
+  TimerWheel(const TimerWheel&) = delete;
+  TimerWheel& operator=(const TimerWheel&) = delete;
+
+  /// O(1). Errors: throws std::bad_alloc when memory runs out (the wheel is unchanged).
+  QueueId schedule(Ticks after, Token token) override;
+  /// O(1); the entry is free for reuse at once.
+  bool cancel(QueueId id) override;
+  AdvanceReport advance(Ticks now, std::vector<Token>& fired) override;
+  Ticks now() const override { return Ticks{now_ms_}; }
+  std::size_t active_count() const override { return active_; }
+  std::optional<Ticks> next_fire() override;
+
+  /// The deadline of a pending timer, or nullopt for a fired, cancelled or unknown id. O(1).
+  std::optional<Ticks> deadline_of(QueueId id) const;
+  /// Bytes held by the wheel, excluding the object itself. O(1).
+  std::size_t memory_bytes() const noexcept;
+  const WheelStats& stats() const noexcept { return stats_; }
+  /// Walks every entry and checks the wheel's invariants (docs/wheel.md). For tests: O(n).
+  /// Returns an empty string when all hold, else what was wrong first.
+  std::string check_invariants() const;
+
+ private:
+  using Entry = detail::WheelEntry;
+  static constexpr std::uint32_t kLevel0Slots = std::uint32_t{1} << kLevel0Bits;
+  static constexpr std::uint32_t kCoarseSlots = std::uint32_t{1} << kCoarseBits;
+
+  struct CoarseSlot {
+    std::uint32_t head = detail::kNil;
+    std::uint32_t count = 0;
+    std::uint32_t min_count = 0;  // entries at min_ms; 0 with count > 0 means "relearn"
+    std::int64_t min_ms = 0;
+  };
+  struct CoarseLevel {
+    std::array<CoarseSlot, kCoarseSlots> slots;
+    detail::RingBitmap<kCoarseSlots> occupied;
+    std::uint64_t count = 0;
+    // The block now moving down: where the walk stands and how far in time it has got.
+    std::int64_t drain_block = -1;
+    std::uint32_t drain_cursor = detail::kNil;
+    bool drain_skipped = false;  // this pass left earliest-deadline entries behind the cursor
+    std::int64_t drain_progress_ms = 0;
+  };
+
+  CoarseLevel& coarse(std::uint32_t level) noexcept { return coarse_[level - 1]; }
+  const CoarseLevel& coarse(std::uint32_t level) const noexcept { return coarse_[level - 1]; }
+  static std::uint32_t shift_of(std::uint32_t level) noexcept {
+    return kLevel1Shift + kRatioBits * (level - 1);
+  }
+  static std::int64_t width_of(std::uint32_t level) noexcept { return std::int64_t{1} << shift_of(level); }
+  static std::int64_t drain_end_ms(std::uint32_t level, std::int64_t block) noexcept;
+  static std::uint32_t level_for_delta(std::int64_t delta_ms) noexcept;
+
+  std::uint32_t& head_of(std::uint32_t level, std::int64_t deadline_ms) noexcept;
+  void link(std::uint32_t& head, std::uint32_t i, bool at_front) noexcept;
+  void unlink(std::uint32_t& head, std::uint32_t i) noexcept;
+
+  void insert(std::uint32_t i, std::uint32_t level, bool at_front);
+  void remove(std::uint32_t i);
+  void place(std::uint32_t i);
+  void move_down(std::uint32_t i);
+
+  std::int64_t front_block(std::uint32_t level) const noexcept;
+  std::int64_t next_level0_ms() const noexcept;
+  void fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, AdvanceReport& report);
+  void drain(std::uint32_t level, std::int64_t block, std::uint64_t budget, bool finish);
+  void drain_step(std::uint32_t level, std::int64_t target_ms);
+  void relearn_min(CoarseSlot& slot);
+
+  detail::WheelEntryPool pool_;
+  std::unique_ptr<std::uint32_t[], detail::FreeDeleter> level0_heads_;
+  detail::RingBitmap<kLevel0Slots> level0_occupied_;
+  std::array<CoarseLevel, kLevels - 1> coarse_;  // levels 1..8 at [level - 1]
+  std::int64_t now_ms_;
+  std::size_t active_ = 0;
+  std::uint32_t coarse_occupied_levels_ = 0;  // bit k: level k holds entries
+  std::optional<std::int64_t> next_fire_ms_;  // cached; valid when next_fire_valid_
+  bool next_fire_valid_ = true;
+  WheelStats stats_;
+};
+
+}  // namespace cadence

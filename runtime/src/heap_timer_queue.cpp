@@ -1,0 +1,39 @@
+#include "cadence/heap_timer_queue.hpp"
+
+#include <algorithm>
+
+namespace cadence {
+
+HeapTimerQueue::HeapTimerQueue(Ticks start)
+    : now_ms_(std::clamp<std::int64_t>(start.count(), 0, kLastTick.count())) {}
+
+QueueId HeapTimerQueue::schedule(Ticks after, Token token) {
+  const std::int64_t deadline_ms = deadline_after(now_ms_, after.count());
+  return QueueId{heap_.push(deadline_ms, token).value};
+}
+
+bool HeapTimerQueue::cancel(QueueId id) { return heap_.cancel_at(TimeoutHeap::Handle{id.value}).ok(); }
+
+AdvanceReport HeapTimerQueue::advance(Ticks now, std::vector<Token>& fired) {
+  AdvanceReport report;
+  std::int64_t target_ms = std::min(now.count(), kLastTick.count());
+  if (target_ms < now_ms_) {
+    report.clamped_by = Ticks{now_ms_ - target_ms};
+    target_ms = now_ms_;
+  }
+  now_ms_ = target_ms;
+  while (auto next = heap_.peek()) {
+    if (next->expiration > target_ms) break;
+    fired.push_back(heap_.pop()->data);
+    ++report.fired;
+  }
+  return report;
+}
+
+std::optional<Ticks> HeapTimerQueue::next_fire() {
+  auto next = heap_.peek();
+  if (!next) return std::nullopt;
+  return Ticks{next->expiration};
+}
+
+}  // namespace cadence

@@ -1,0 +1,370 @@
+// The hierarchical wheel. docs/wheel.md has the full story; the invariants the code relies on:
+//
+// I1 Level 0 holds deadlines in (now, now + 2^15): one deadline per slot, so a slot fires whole.
+// I2 A coarse level k holds blocks (deadline >> shift_k) in [cur_k + 1, cur_k + 127], where
+//    cur_k = now >> shift_k: distinct modulo 128, and the slot of cur_k itself is empty.
+// I3 Block b of level k moves down to level k - 1 during its drain window
+//    ((b - 1) * width_k, drain_end(k, b)], a share at every advance in proportion to the time
+//    that passed, and whatever is left at drain_end. Level 1 ends when the block begins; higher
+//    levels end one lower-level slot earlier, just before the lower level starts draining the
+//    block's first sub-slot, so a lower level never receives entries into a slot it is draining.
+// I4 A block whose window has opened takes no new entries: schedule() places such a timer one
+//    level lower (repeatedly if needed). Together with I3 this keeps ties in schedule order:
+//    for one deadline, entries on a higher level were always scheduled earlier, drains walk a
+//    slot from its tail and put each entry at the *front* of the lower slot, and schedule()
+//    appends at the back.
+// I5 Each coarse slot knows its earliest deadline and how many entries share it, so next_fire()
+//    is exact. Removing the last entry at that deadline marks the slot for one walk to relearn
+//    it. Partial drains leave the earliest entries for last so that the mark is rarely needed.
+#include "cadence/timer_wheel.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace cadence {
+
+using detail::kNil;
+
+namespace {
+
+constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+
+}  // namespace
+
+TimerWheel::TimerWheel(Ticks start)
+    : level0_heads_(detail::zeroed_array<std::uint32_t>(kLevel0Slots)),
+      now_ms_(std::clamp<std::int64_t>(start.count(), 0, kLastTick.count())) {}
+
+std::int64_t TimerWheel::drain_end_ms(std::uint32_t level, std::int64_t block) noexcept {
+  return level == 1 ? block * width_of(1) : block * width_of(level) - width_of(level - 1);
+}
+
+std::uint32_t TimerWheel::level_for_delta(std::int64_t delta_ms) noexcept {
+  if (delta_ms < width_of(1)) return 0;
+  const auto msb = static_cast<std::uint32_t>(63 - std::countl_zero(static_cast<std::uint64_t>(delta_ms)));
+  return 1 + (msb - kLevel1Shift) / kRatioBits;
+}
+
+// ---- lists ---------------------------------------------------------------------------------
+
+std::uint32_t& TimerWheel::head_of(std::uint32_t level, std::int64_t deadline_ms) noexcept {
+  if (level == 0) return level0_heads_[static_cast<std::uint64_t>(deadline_ms) & (kLevel0Slots - 1)];
+  const auto slot = static_cast<std::uint64_t>(deadline_ms >> shift_of(level)) & (kCoarseSlots - 1);
+  return coarse(level).slots[slot].head;
+}
+
+void TimerWheel::link(std::uint32_t& head, std::uint32_t i, bool at_front) noexcept {
+  Entry& e = pool_[i];
+  if (head == kNil) {
+    e.next = e.prev = i;
+    head = i;
+    return;
+  }
+  Entry& h = pool_[head];
+  const std::uint32_t tail = h.prev;
+  e.next = head;
+  e.prev = tail;
+  pool_[tail].next = i;
+  h.prev = i;
+  if (at_front) head = i;
+}
+
+void TimerWheel::unlink(std::uint32_t& head, std::uint32_t i) noexcept {
+  const Entry& e = pool_[i];
+  if (e.next == i) {
+    head = kNil;
+    return;
+  }
+  pool_[e.prev].next = e.next;
+  pool_[e.next].prev = e.prev;
+  if (head == i) head = e.next;
+}
+
+// ---- placing and removing ------------------------------------------------------------------
+
+void TimerWheel::insert(std::uint32_t i, std::uint32_t level, bool at_front) {
+  Entry& e = pool_[i];
+  e.set_level(level);
+  const std::int64_t d = e.deadline();
+  if (level == 0) {
+    const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(d) & (kLevel0Slots - 1));
+    link(level0_heads_[slot], i, at_front);
+    level0_occupied_.set(slot);
+    return;
+  }
+  CoarseLevel& L = coarse(level);
+  const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(d >> shift_of(level)) & (kCoarseSlots - 1));
+  CoarseSlot& s = L.slots[slot];
+  link(s.head, i, at_front);
+  if (s.count == 0 || d < s.min_ms) {
+    s.min_ms = d;
+    s.min_count = 1;
+  } else if (d == s.min_ms) {
+    ++s.min_count;
+  }
+  ++s.count;
+  ++L.count;
+  L.occupied.set(slot);
+  coarse_occupied_levels_ |= 1u << level;
+}
+
+void TimerWheel::remove(std::uint32_t i) {
+  const Entry& e = pool_[i];
+  const std::uint32_t level = e.level();
+  const std::int64_t d = e.deadline();
+  if (level == 0) {
+    const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(d) & (kLevel0Slots - 1));
+    unlink(level0_heads_[slot], i);
+    if (level0_heads_[slot] == kNil) level0_occupied_.clear(slot);
+    return;
+  }
+  CoarseLevel& L = coarse(level);
+  const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(d >> shift_of(level)) & (kCoarseSlots - 1));
+  CoarseSlot& s = L.slots[slot];
+  if (L.drain_cursor == i) L.drain_cursor = (s.head == i) ? kNil : e.prev;
+  unlink(s.head, i);
+  --s.count;
+  --L.count;
+  if (s.count == 0) {
+    L.occupied.clear(slot);
+    s.min_count = 0;
+  } else if (d == s.min_ms && s.min_count > 0) {
+    --s.min_count;  // reaching 0 means "relearn the earliest deadline" (I5)
+  }
+  if (L.count == 0) coarse_occupied_levels_ &= ~(1u << level);
+}
+
+void TimerWheel::place(std::uint32_t i) {
+  const std::int64_t d = pool_[i].deadline();
+  std::uint32_t level = level_for_delta(d - now_ms_);
+  // I4: a block whose drain window has opened ((block - 1) * width < now) takes no new entries.
+  while (level > 0 && ((d >> shift_of(level)) - 1) * width_of(level) < now_ms_) --level;
+  insert(i, level, /*at_front=*/false);
+}
+
+void TimerWheel::move_down(std::uint32_t i) {
+  const std::uint32_t level = pool_[i].level();
+  remove(i);
+  insert(i, level - 1, /*at_front=*/true);
+  ++stats_.moved;
+}
+
+// ---- public operations ---------------------------------------------------------------------
+
+QueueId TimerWheel::schedule(Ticks after, Token token) {
+  const std::int64_t d = deadline_after(now_ms_, after.count());
+  const std::uint32_t i = pool_.allocate();
+  Entry& e = pool_[i];
+  e.set_deadline(d);
+  e.set_token(token);
+  place(i);
+  ++active_;
+  ++stats_.scheduled;
+  if (next_fire_valid_ && (!next_fire_ms_ || d < *next_fire_ms_)) next_fire_ms_ = d;
+  return QueueId{detail::WheelEntryPool::id_of(i, pool_[i])};
+}
+
+bool TimerWheel::cancel(QueueId id) {
+  const std::uint32_t i = pool_.find_live(id.value);
+  if (i == kNil) return false;
+  const std::int64_t d = pool_[i].deadline();
+  remove(i);
+  pool_.release(i);
+  --active_;
+  ++stats_.cancelled;
+  if (next_fire_valid_ && next_fire_ms_ == d) next_fire_valid_ = false;
+  return true;
+}
+
+std::optional<Ticks> TimerWheel::deadline_of(QueueId id) const {
+  const std::uint32_t i = pool_.find_live(id.value);
+  if (i == kNil) return std::nullopt;
+  return Ticks{pool_[i].deadline()};
+}
+
+std::size_t TimerWheel::memory_bytes() const noexcept {
+  return pool_.memory_bytes() + kLevel0Slots * sizeof(std::uint32_t) + kLevel0Slots / 8 +
+         (kLevels - 1) * kCoarseSlots / 8;
+}
+
+AdvanceReport TimerWheel::advance(Ticks now, std::vector<Token>& fired) {
+  AdvanceReport report;
+  std::int64_t target = std::min(now.count(), kLastTick.count());
+  if (target < now_ms_) {
+    report.clamped_by = Ticks{now_ms_ - target};
+    ++stats_.backwards_steps;
+    return report;
+  }
+  if (target == now_ms_) return report;
+
+  // Events in time order: a level finishing its drain, then level 0 firing, at each instant.
+  while (true) {
+    std::int64_t t = next_level0_ms();
+    for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
+      const auto level = static_cast<std::uint32_t>(std::countr_zero(bits));
+      t = std::min(t, drain_end_ms(level, front_block(level)));
+    }
+    if (t > target) break;
+    // Everything before t is done: look at the rings from t - 1, so that a level-1 block
+    // starting at t is still ahead of the current block, and entries a higher level has just
+    // moved down are within reach of the ring.
+    now_ms_ = t - 1;
+    for (std::uint32_t level = kLevels - 1; level >= 1; --level) {
+      if ((coarse_occupied_levels_ & (1u << level)) == 0) continue;
+      const std::int64_t block = front_block(level);
+      if (drain_end_ms(level, block) == t) drain(level, block, 0, /*finish=*/true);
+    }
+    now_ms_ = t;
+    fire_slot(t, fired, report);
+  }
+  now_ms_ = target;
+  for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
+    drain_step(static_cast<std::uint32_t>(std::countr_zero(bits)), target);
+  }
+  if (report.fired > 0) next_fire_valid_ = false;
+  return report;
+}
+
+std::optional<Ticks> TimerWheel::next_fire() {
+  if (!next_fire_valid_) {
+    std::int64_t best = next_level0_ms();
+    for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
+      const auto level = static_cast<std::uint32_t>(std::countr_zero(bits));
+      const std::int64_t block = front_block(level);
+      if (block * width_of(level) >= best) continue;  // every entry of the level is later
+      CoarseSlot& s = coarse(level).slots[static_cast<std::uint64_t>(block) & (kCoarseSlots - 1)];
+      if (s.min_count == 0) relearn_min(s);
+      best = std::min(best, s.min_ms);
+    }
+    next_fire_ms_ = best == kNever ? std::nullopt : std::optional<std::int64_t>(best);
+    next_fire_valid_ = true;
+  }
+  if (!next_fire_ms_) return std::nullopt;
+  return Ticks{*next_fire_ms_};
+}
+
+// ---- time passing --------------------------------------------------------------------------
+
+std::int64_t TimerWheel::front_block(std::uint32_t level) const noexcept {
+  const CoarseLevel& L = coarse(level);
+  const std::int64_t cur = now_ms_ >> shift_of(level);
+  const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(cur + 1) & (kCoarseSlots - 1));
+  const std::uint32_t slot = L.occupied.find_from(from);
+  if (slot == detail::RingBitmap<kCoarseSlots>::kNone) return kNever / width_of(level);
+  return cur + 1 + ((slot - from) & (kCoarseSlots - 1));
+}
+
+std::int64_t TimerWheel::next_level0_ms() const noexcept {
+  const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now_ms_ + 1) & (kLevel0Slots - 1));
+  const std::uint32_t slot = level0_occupied_.find_from(from);
+  if (slot == detail::RingBitmap<kLevel0Slots>::kNone) return kNever;
+  return now_ms_ + 1 + ((slot - from) & (kLevel0Slots - 1));
+}
+
+void TimerWheel::fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, AdvanceReport& report) {
+  const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(tick_ms) & (kLevel0Slots - 1));
+  const std::uint32_t head = level0_heads_[slot];
+  if (head == kNil) return;
+  level0_heads_[slot] = kNil;
+  level0_occupied_.clear(slot);
+  std::size_t n = 0;
+  std::uint32_t i = head;
+  do {
+    Entry& e = pool_[i];
+    assert(e.deadline() == tick_ms && "I1: a level-0 slot holds one deadline");
+    const std::uint32_t next = e.next;
+    fired.push_back(e.token());
+    pool_.release(i);
+    ++n;
+    i = next;
+  } while (i != head);
+  active_ -= n;
+  report.fired += n;
+  stats_.fired += n;
+}
+
+void TimerWheel::drain_step(std::uint32_t level, std::int64_t target_ms) {
+  const std::int64_t block = (target_ms >> shift_of(level)) + 1;
+  const std::int64_t start = (block - 1) * width_of(level);
+  if (target_ms <= start) return;  // the window opens only once time is past its start
+  CoarseLevel& L = coarse(level);
+  const CoarseSlot& s = L.slots[static_cast<std::uint64_t>(block) & (kCoarseSlots - 1)];
+  if (s.count == 0) return;
+  if (L.drain_block != block) {
+    L.drain_block = block;
+    L.drain_cursor = kNil;
+    L.drain_progress_ms = start;
+  }
+  const std::int64_t last = L.drain_progress_ms;
+  const std::int64_t end = drain_end_ms(level, block);
+  if (target_ms <= last) return;
+  // Move the share of what is left that matches the share of the window that passed.
+  const double share = static_cast<double>(target_ms - last) / static_cast<double>(end - last);
+  const auto budget = static_cast<std::uint64_t>(std::ceil(static_cast<double>(s.count) * share));
+  L.drain_progress_ms = target_ms;
+  drain(level, block, budget, /*finish=*/false);
+}
+
+void TimerWheel::drain(std::uint32_t level, std::int64_t block, std::uint64_t budget, bool finish) {
+  CoarseLevel& L = coarse(level);
+  CoarseSlot& s = L.slots[static_cast<std::uint64_t>(block) & (kCoarseSlots - 1)];
+  if (L.drain_block != block) {
+    L.drain_block = block;
+    L.drain_cursor = kNil;
+    L.drain_skipped = false;
+    L.drain_progress_ms = (block - 1) * width_of(level);
+  }
+  // For each deadline, entries must leave in tail-to-head order (I4). A walk that skipped
+  // earliest-deadline entries must therefore start again at the tail before it moves them.
+  const auto restart_if_skipped = [&L] {
+    if (L.drain_skipped) {
+      L.drain_cursor = kNil;
+      L.drain_skipped = false;
+    }
+  };
+  if (finish) restart_if_skipped();
+  while (s.count > 0 && (finish || budget > 0)) {
+    // I5: while other entries remain, the earliest ones stay, so the slot's minimum stays known.
+    const bool keep_earliest = !finish && s.min_count > 0 && s.count > s.min_count;
+    if (!keep_earliest) restart_if_skipped();
+    if (L.drain_cursor == kNil) L.drain_cursor = pool_[s.head].prev;  // start at the tail
+    const std::uint32_t i = L.drain_cursor;
+    const Entry& e = pool_[i];
+    L.drain_cursor = (i == s.head) ? kNil : e.prev;
+    if (keep_earliest && e.deadline() == s.min_ms) {
+      L.drain_skipped = true;
+      continue;
+    }
+    move_down(i);
+    if (!finish) --budget;
+  }
+  if (s.count == 0) {
+    L.drain_block = -1;
+    L.drain_cursor = kNil;
+    L.drain_skipped = false;
+  }
+}
+
+void TimerWheel::relearn_min(CoarseSlot& slot) {
+  ++stats_.slot_rescans;
+  std::int64_t min_ms = kNever;
+  std::uint32_t min_count = 0;
+  std::uint32_t i = slot.head;
+  do {
+    const std::int64_t d = pool_[i].deadline();
+    if (d < min_ms) {
+      min_ms = d;
+      min_count = 1;
+    } else if (d == min_ms) {
+      ++min_count;
+    }
+    i = pool_[i].next;
+  } while (i != slot.head);
+  slot.min_ms = min_ms;
+  slot.min_count = min_count;
+}
+
+}  // namespace cadence

@@ -1,0 +1,30 @@
+# Installs cadence from BUILD_DIR into a scratch prefix, then configures, builds and runs a small
+# consumer project that finds it with find_package(cadence). Fails on any step.
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+endfunction()
+
+run_step("install" "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
+if(NOT EXISTS "${prefix}/lib/cmake/cadence/cadenceConfigVersion.cmake")
+  message(FATAL_ERROR "install did not produce a version file under ${prefix}/lib/cmake/cadence")
+endif()
+
+# Same compiler and flags as the build under test (sanitizer builds need their runtime).
+file(STRINGS "${BUILD_DIR}/CMakeCache.txt" cache REGEX "^(CMAKE_CXX_COMPILER|CMAKE_CXX_FLAGS|CMAKE_EXE_LINKER_FLAGS|CMAKE_BUILD_TYPE):")
+set(forwarded)
+foreach(line IN LISTS cache)
+  string(REGEX REPLACE "^([A-Z_]+):[A-Z]+=(.*)$" "-D\\1=\\2" arg "${line}")
+  list(APPEND forwarded "${arg}")
+endforeach()
+
+run_step("configure consumer" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK_DIR}/consumer"
+  "-DCMAKE_PREFIX_PATH=${prefix}" ${forwarded})
+run_step("build consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer")
+run_step("run consumer" "${WORK_DIR}/consumer/consumer")
+message(STATUS "consumer built against ${prefix} and ran")
