@@ -19,13 +19,14 @@
 #include "cadence/timer_wheel.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
 
 namespace cadence {
 
+using detail::end_of;
+using detail::is_end;
 using detail::kNil;
 
 namespace {
@@ -35,7 +36,7 @@ constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 }  // namespace
 
 TimerWheel::TimerWheel(Ticks start)
-    : level0_heads_(detail::zeroed_array<std::uint32_t>(kLevel0Slots)),
+    : ends_(detail::zeroed_array<SlotEnds>(kSlotCount)),
       now_ms_(std::clamp<std::int64_t>(start.count(), 0, kLastTick.count())) {}
 
 std::int64_t TimerWheel::drain_end_ms(std::uint32_t level, std::int64_t block) noexcept {
@@ -48,57 +49,38 @@ std::uint32_t TimerWheel::level_for_delta(std::int64_t delta_ms) noexcept {
   return 1 + (msb - kLevel1Shift) / kRatioBits;
 }
 
-// ---- lists ---------------------------------------------------------------------------------
-
-std::uint32_t& TimerWheel::head_of(std::uint32_t level, std::int64_t deadline_ms) noexcept {
-  if (level == 0) return level0_heads_[static_cast<std::uint64_t>(deadline_ms) & (kLevel0Slots - 1)];
-  const auto slot = static_cast<std::uint64_t>(deadline_ms >> shift_of(level)) & (kCoarseSlots - 1);
-  return coarse(level).slots[slot].head;
-}
-
-void TimerWheel::link(std::uint32_t& head, std::uint32_t i, bool at_front) noexcept {
-  Entry& e = pool_[i];
-  if (head == kNil) {
-    e.next = e.prev = i;
-    head = i;
-    return;
-  }
-  Entry& h = pool_[head];
-  const std::uint32_t tail = h.prev;
-  e.next = head;
-  e.prev = tail;
-  pool_[tail].next = i;
-  h.prev = i;
-  if (at_front) head = i;
-}
-
-void TimerWheel::unlink(std::uint32_t& head, std::uint32_t i) noexcept {
-  const Entry& e = pool_[i];
-  if (e.next == i) {
-    head = kNil;
-    return;
-  }
-  pool_[e.prev].next = e.next;
-  pool_[e.next].prev = e.prev;
-  if (head == i) head = e.next;
-}
-
 // ---- placing and removing ------------------------------------------------------------------
 
+void TimerWheel::link_front(std::uint32_t slot, std::uint32_t i) noexcept {
+  SlotEnds& s = ends_[slot];
+  detail::WheelLinks& e = pool_.links(i);
+  e.prev = end_of(slot);
+  if (s.head == kNil) {
+    e.next = end_of(slot);
+    s.tail = i;
+  } else {
+    e.next = s.head;
+    pool_.links(s.head).prev = i;
+  }
+  s.head = i;
+}
+
 void TimerWheel::insert(std::uint32_t i, std::uint32_t level, bool at_front) {
-  Entry& e = pool_[i];
-  e.set_level(level);
-  const std::int64_t d = e.deadline();
+  pool_.links(i).set_level(level);
+  const std::int64_t d = pool_.payload(i).deadline_ms;
+  const std::uint32_t slot = slot_id(level, d);
+  if (at_front) {
+    link_front(slot, i);
+  } else {
+    link_back(slot, i);
+  }
   if (level == 0) {
-    const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(d) & (kLevel0Slots - 1));
-    link(level0_heads_[slot], i, at_front);
     level0_occupied_.set(slot);
     return;
   }
   CoarseLevel& L = coarse(level);
-  const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(d >> shift_of(level)) & (kCoarseSlots - 1));
-  CoarseSlot& s = L.slots[slot];
-  link(s.head, i, at_front);
+  const std::uint32_t index = coarse_index(level, d);
+  CoarseSlot& s = L.slots[index];
   if (s.count == 0 || d < s.min_ms) {
     s.min_ms = d;
     s.min_count = 1;
@@ -107,38 +89,37 @@ void TimerWheel::insert(std::uint32_t i, std::uint32_t level, bool at_front) {
   }
   ++s.count;
   ++L.count;
-  L.occupied.set(slot);
+  L.occupied.set(index);
   coarse_occupied_levels_ |= 1u << level;
 }
 
 void TimerWheel::remove(std::uint32_t i) {
-  const Entry& e = pool_[i];
+  const detail::WheelLinks& e = pool_.links(i);
   const std::uint32_t level = e.level();
-  const std::int64_t d = e.deadline();
   if (level == 0) {
-    const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(d) & (kLevel0Slots - 1));
-    unlink(level0_heads_[slot], i);
-    if (level0_heads_[slot] == kNil) level0_occupied_.clear(slot);
+    const std::uint32_t prev = e.prev;
+    if (unlink(i)) level0_occupied_.clear(detail::slot_of_end(prev));
     return;
   }
+  const std::int64_t d = pool_.payload(i).deadline_ms;
   CoarseLevel& L = coarse(level);
-  const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(d >> shift_of(level)) & (kCoarseSlots - 1));
-  CoarseSlot& s = L.slots[slot];
-  if (L.drain_cursor == i) L.drain_cursor = (s.head == i) ? kNil : e.prev;
-  unlink(s.head, i);
+  const std::uint32_t index = coarse_index(level, d);
+  CoarseSlot& s = L.slots[index];
+  if (L.drain_cursor == i) L.drain_cursor = is_end(e.prev) ? kNil : e.prev;
+  unlink(i);
   --s.count;
   --L.count;
   if (s.count == 0) {
-    L.occupied.clear(slot);
+    L.occupied.clear(index);
     s.min_count = 0;
   } else if (d == s.min_ms && s.min_count > 0) {
     --s.min_count;  // reaching 0 means "relearn the earliest deadline" (I5)
   }
   if (L.count == 0) coarse_occupied_levels_ &= ~(1u << level);
+  if (next_fire_valid_ && next_fire_ms_ == d) next_fire_valid_ = false;
 }
 
-void TimerWheel::place(std::uint32_t i) {
-  const std::int64_t d = pool_[i].deadline();
+void TimerWheel::place_far(std::uint32_t i, std::int64_t d) {
   std::uint32_t level = level_for_delta(d - now_ms_);
   // I4: a block whose drain window has opened ((block - 1) * width < now) takes no new entries.
   while (level > 0 && ((d >> shift_of(level)) - 1) * width_of(level) < now_ms_) --level;
@@ -146,61 +127,68 @@ void TimerWheel::place(std::uint32_t i) {
 }
 
 void TimerWheel::move_down(std::uint32_t i) {
-  const std::uint32_t level = pool_[i].level();
+  const std::uint32_t level = pool_.links(i).level();
   remove(i);
   insert(i, level - 1, /*at_front=*/true);
   ++stats_.moved;
 }
 
-// ---- public operations ---------------------------------------------------------------------
-
-QueueId TimerWheel::schedule(Ticks after, Token token) {
-  const std::int64_t d = deadline_after(now_ms_, after.count());
-  const std::uint32_t i = pool_.allocate();
-  Entry& e = pool_[i];
-  e.set_deadline(d);
-  e.set_token(token);
-  place(i);
-  ++active_;
-  ++stats_.scheduled;
-  if (next_fire_valid_ && (!next_fire_ms_ || d < *next_fire_ms_)) next_fire_ms_ = d;
-  return QueueId{detail::WheelEntryPool::id_of(i, pool_[i])};
-}
-
-bool TimerWheel::cancel(QueueId id) {
-  const std::uint32_t i = pool_.find_live(id.value);
-  if (i == kNil) return false;
-  const std::int64_t d = pool_[i].deadline();
-  remove(i);
-  pool_.release(i);
-  --active_;
-  ++stats_.cancelled;
-  if (next_fire_valid_ && next_fire_ms_ == d) next_fire_valid_ = false;
-  return true;
-}
+// ---- queries -------------------------------------------------------------------------------
 
 std::optional<Ticks> TimerWheel::deadline_of(QueueId id) const {
   const std::uint32_t i = pool_.find_live(id.value);
   if (i == kNil) return std::nullopt;
-  return Ticks{pool_[i].deadline()};
+  return Ticks{pool_.payload(i).deadline_ms};
 }
 
 std::size_t TimerWheel::memory_bytes() const noexcept {
-  return pool_.memory_bytes() + kLevel0Slots * sizeof(std::uint32_t) + kLevel0Slots / 8 +
-         (kLevels - 1) * kCoarseSlots / 8;
+  return pool_.memory_bytes() + kSlotCount * sizeof(SlotEnds) + kLevel0Slots / 8 + (kLevels - 1) * kCoarseSlots / 8;
 }
 
-AdvanceReport TimerWheel::advance(Ticks now, std::vector<Token>& fired) {
+std::optional<Ticks> TimerWheel::next_fire_slow() {
+  std::int64_t best = next_level0_ms();
+  for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
+    const auto level = static_cast<std::uint32_t>(std::countr_zero(bits));
+    const std::int64_t block = front_block(level);
+    if (block * width_of(level) >= best) continue;  // every entry of the level is later
+    const std::uint32_t index = static_cast<std::uint32_t>(static_cast<std::uint64_t>(block) & (kCoarseSlots - 1));
+    CoarseSlot& s = coarse(level).slots[index];
+    if (s.min_count == 0) relearn_min(kLevel0Slots + (level - 1) * kCoarseSlots + index, s);
+    best = std::min(best, s.min_ms);
+  }
+  next_fire_ms_ = best == kNever ? std::nullopt : std::optional<std::int64_t>(best);
+  next_fire_valid_ = true;
+  if (!next_fire_ms_) return std::nullopt;
+  return Ticks{*next_fire_ms_};
+}
+
+std::int64_t TimerWheel::front_block(std::uint32_t level) const noexcept {
+  const CoarseLevel& L = coarse(level);
+  const std::int64_t cur = now_ms_ >> shift_of(level);
+  const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(cur + 1) & (kCoarseSlots - 1));
+  const std::uint32_t index = L.occupied.find_from(from);
+  if (index == detail::RingBitmap<kCoarseSlots>::kNone) return kNever / width_of(level);
+  return cur + 1 + ((index - from) & (kCoarseSlots - 1));
+}
+
+std::int64_t TimerWheel::next_level0_ms() const noexcept {
+  const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now_ms_ + 1) & (kLevel0Slots - 1));
+  const std::uint32_t slot = level0_occupied_.find_from(from);
+  if (slot == detail::RingBitmap<kLevel0Slots>::kNone) return kNever;
+  return now_ms_ + 1 + ((slot - from) & (kLevel0Slots - 1));
+}
+
+// ---- time passing --------------------------------------------------------------------------
+
+AdvanceReport TimerWheel::advance_slow(std::int64_t target, std::vector<Token>& fired) {
   AdvanceReport report;
-  std::int64_t target = std::min(now.count(), kLastTick.count());
   if (target < now_ms_) {
     report.clamped_by = Ticks{now_ms_ - target};
     ++stats_.backwards_steps;
     return report;
   }
-  if (target == now_ms_) return report;
-
-  // Events in time order: a level finishing its drain, then level 0 firing, at each instant.
+  // Events in time order: at each instant, levels finish their drains (highest first), then
+  // level 0 fires.
   while (true) {
     std::int64_t t = next_level0_ms();
     for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
@@ -228,59 +216,22 @@ AdvanceReport TimerWheel::advance(Ticks now, std::vector<Token>& fired) {
   return report;
 }
 
-std::optional<Ticks> TimerWheel::next_fire() {
-  if (!next_fire_valid_) {
-    std::int64_t best = next_level0_ms();
-    for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
-      const auto level = static_cast<std::uint32_t>(std::countr_zero(bits));
-      const std::int64_t block = front_block(level);
-      if (block * width_of(level) >= best) continue;  // every entry of the level is later
-      CoarseSlot& s = coarse(level).slots[static_cast<std::uint64_t>(block) & (kCoarseSlots - 1)];
-      if (s.min_count == 0) relearn_min(s);
-      best = std::min(best, s.min_ms);
-    }
-    next_fire_ms_ = best == kNever ? std::nullopt : std::optional<std::int64_t>(best);
-    next_fire_valid_ = true;
-  }
-  if (!next_fire_ms_) return std::nullopt;
-  return Ticks{*next_fire_ms_};
-}
-
-// ---- time passing --------------------------------------------------------------------------
-
-std::int64_t TimerWheel::front_block(std::uint32_t level) const noexcept {
-  const CoarseLevel& L = coarse(level);
-  const std::int64_t cur = now_ms_ >> shift_of(level);
-  const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(cur + 1) & (kCoarseSlots - 1));
-  const std::uint32_t slot = L.occupied.find_from(from);
-  if (slot == detail::RingBitmap<kCoarseSlots>::kNone) return kNever / width_of(level);
-  return cur + 1 + ((slot - from) & (kCoarseSlots - 1));
-}
-
-std::int64_t TimerWheel::next_level0_ms() const noexcept {
-  const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now_ms_ + 1) & (kLevel0Slots - 1));
-  const std::uint32_t slot = level0_occupied_.find_from(from);
-  if (slot == detail::RingBitmap<kLevel0Slots>::kNone) return kNever;
-  return now_ms_ + 1 + ((slot - from) & (kLevel0Slots - 1));
-}
-
 void TimerWheel::fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, AdvanceReport& report) {
-  const auto slot = static_cast<std::uint32_t>(static_cast<std::uint64_t>(tick_ms) & (kLevel0Slots - 1));
-  const std::uint32_t head = level0_heads_[slot];
-  if (head == kNil) return;
-  level0_heads_[slot] = kNil;
+  const std::uint32_t slot = slot_id(0, tick_ms);
+  std::uint32_t i = ends_[slot].head;
+  if (i == kNil) return;
+  ends_[slot] = SlotEnds{kNil, kNil};
   level0_occupied_.clear(slot);
   std::size_t n = 0;
-  std::uint32_t i = head;
-  do {
-    Entry& e = pool_[i];
-    assert(e.deadline() == tick_ms && "I1: a level-0 slot holds one deadline");
-    const std::uint32_t next = e.next;
-    fired.push_back(e.token());
+  while (!is_end(i)) {
+    const detail::WheelPayload& p = pool_.payload(i);
+    assert(p.deadline_ms == tick_ms && "I1: a level-0 slot holds one deadline");
+    const std::uint32_t next = pool_.links(i).next;
+    fired.push_back(p.token);
     pool_.release(i);
     ++n;
     i = next;
-  } while (i != head);
+  }
   active_ -= n;
   report.fired += n;
   stats_.fired += n;
@@ -296,6 +247,7 @@ void TimerWheel::drain_step(std::uint32_t level, std::int64_t target_ms) {
   if (L.drain_block != block) {
     L.drain_block = block;
     L.drain_cursor = kNil;
+    L.drain_skipped = false;
     L.drain_progress_ms = start;
   }
   const std::int64_t last = L.drain_progress_ms;
@@ -310,7 +262,9 @@ void TimerWheel::drain_step(std::uint32_t level, std::int64_t target_ms) {
 
 void TimerWheel::drain(std::uint32_t level, std::int64_t block, std::uint64_t budget, bool finish) {
   CoarseLevel& L = coarse(level);
-  CoarseSlot& s = L.slots[static_cast<std::uint64_t>(block) & (kCoarseSlots - 1)];
+  const std::uint32_t index = static_cast<std::uint32_t>(static_cast<std::uint64_t>(block) & (kCoarseSlots - 1));
+  const std::uint32_t slot = kLevel0Slots + (level - 1) * kCoarseSlots + index;
+  CoarseSlot& s = L.slots[index];
   if (L.drain_block != block) {
     L.drain_block = block;
     L.drain_cursor = kNil;
@@ -330,11 +284,11 @@ void TimerWheel::drain(std::uint32_t level, std::int64_t block, std::uint64_t bu
     // I5: while other entries remain, the earliest ones stay, so the slot's minimum stays known.
     const bool keep_earliest = !finish && s.min_count > 0 && s.count > s.min_count;
     if (!keep_earliest) restart_if_skipped();
-    if (L.drain_cursor == kNil) L.drain_cursor = pool_[s.head].prev;  // start at the tail
+    if (L.drain_cursor == kNil) L.drain_cursor = ends_[slot].tail;
     const std::uint32_t i = L.drain_cursor;
-    const Entry& e = pool_[i];
-    L.drain_cursor = (i == s.head) ? kNil : e.prev;
-    if (keep_earliest && e.deadline() == s.min_ms) {
+    const std::uint32_t prev = pool_.links(i).prev;
+    L.drain_cursor = is_end(prev) ? kNil : prev;
+    if (keep_earliest && pool_.payload(i).deadline_ms == s.min_ms) {
       L.drain_skipped = true;
       continue;
     }
@@ -348,23 +302,21 @@ void TimerWheel::drain(std::uint32_t level, std::int64_t block, std::uint64_t bu
   }
 }
 
-void TimerWheel::relearn_min(CoarseSlot& slot) {
+void TimerWheel::relearn_min(std::uint32_t slot, CoarseSlot& meta) {
   ++stats_.slot_rescans;
   std::int64_t min_ms = kNever;
   std::uint32_t min_count = 0;
-  std::uint32_t i = slot.head;
-  do {
-    const std::int64_t d = pool_[i].deadline();
+  for (std::uint32_t i = ends_[slot].head; !is_end(i); i = pool_.links(i).next) {
+    const std::int64_t d = pool_.payload(i).deadline_ms;
     if (d < min_ms) {
       min_ms = d;
       min_count = 1;
     } else if (d == min_ms) {
       ++min_count;
     }
-    i = pool_[i].next;
-  } while (i != slot.head);
-  slot.min_ms = min_ms;
-  slot.min_count = min_count;
+  }
+  meta.min_ms = min_ms;
+  meta.min_count = min_count;
 }
 
 }  // namespace cadence

@@ -3,18 +3,18 @@
 // The runtime's default TimerQueue (see timer_queue.hpp for the contract it keeps). Timers
 // within 16.4 s sit in one level of 32,768 one-millisecond slots and are touched twice in their
 // life: once to schedule, once to fire. Longer timers sit on coarser levels and move down a level
-// at a time, a few at every advance, well before they are due; no operation walks every pending
-// timer and no frame moves a whole coarse slot at once. docs/wheel.md explains the geometry and
-// the derivation of every constant.
+// at a time, a share at every advance, well before they are due; no operation walks every
+// pending timer and no frame moves a whole coarse slot at once. docs/wheel.md explains the
+// geometry and the derivation of every constant.
 //
 // Costs (n = pending timers):
 // - schedule, cancel: O(1).
-// - advance: O(fired + moved + levels); an idle gap of any length costs O(levels).
-// - next_fire: O(levels) when cached results are stale; exact (the true earliest deadline).
+// - advance: O(fired + moved + levels); a gap of any length costs O(levels) beyond that.
+// - next_fire: O(1) when nothing changed, else O(levels); exact (the true earliest deadline).
 //   After the earliest timer of a coarse slot is cancelled, the next call walks that one slot
 //   once to learn its new earliest deadline.
-// - memory: 28 bytes per timer (entries are allocated 4096 at a time) plus about 180 KB of slot
-//   heads and bitmaps, most of it untouched (zero pages) until used.
+// - memory: 28 bytes per timer (entries are allocated 4096 at a time) plus about 280 KB of slot
+//   heads and bitmaps, untouched (zero pages) until used.
 //
 //     TimerWheel wheel;                                 // time starts at 0 ms
 //     QueueId blink = wheel.schedule(Ticks{530}, 1);
@@ -25,6 +25,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -41,8 +42,8 @@ struct WheelStats {
   std::uint64_t scheduled = 0;
   std::uint64_t cancelled = 0;
   std::uint64_t fired = 0;
-  std::uint64_t moved = 0;          ///< entries moved down one level
-  std::uint64_t slot_rescans = 0;   ///< coarse slots walked to relearn their earliest deadline
+  std::uint64_t moved = 0;            ///< entries moved down one level
+  std::uint64_t slot_rescans = 0;     ///< coarse slots walked to relearn their earliest deadline
   std::uint64_t backwards_steps = 0;  ///< advance() calls with a time earlier than now()
 };
 
@@ -78,17 +79,21 @@ class TimerWheel final : public TimerQueue {
   /// Bytes held by the wheel, excluding the object itself. O(1).
   std::size_t memory_bytes() const noexcept;
   const WheelStats& stats() const noexcept { return stats_; }
-  /// Walks every entry and checks the wheel's invariants (docs/wheel.md). For tests: O(n).
+  /// Walks every entry and checks the wheel's invariants (timer_wheel.cpp). For tests: O(n).
   /// Returns an empty string when all hold, else what was wrong first.
   std::string check_invariants() const;
 
  private:
-  using Entry = detail::WheelEntry;
   static constexpr std::uint32_t kLevel0Slots = std::uint32_t{1} << kLevel0Bits;
   static constexpr std::uint32_t kCoarseSlots = std::uint32_t{1} << kCoarseBits;
+  /// Slots are numbered across levels: level 0 first, then 128 per coarse level.
+  static constexpr std::uint32_t kSlotCount = kLevel0Slots + (kLevels - 1) * kCoarseSlots;
 
+  struct SlotEnds {
+    std::uint32_t head;
+    std::uint32_t tail;
+  };
   struct CoarseSlot {
-    std::uint32_t head = detail::kNil;
     std::uint32_t count = 0;
     std::uint32_t min_count = 0;  // entries at min_ms; 0 with count > 0 means "relearn"
     std::int64_t min_ms = 0;
@@ -100,37 +105,46 @@ class TimerWheel final : public TimerQueue {
     // The block now moving down: where the walk stands and how far in time it has got.
     std::int64_t drain_block = -1;
     std::uint32_t drain_cursor = detail::kNil;
-    bool drain_skipped = false;  // this pass left earliest-deadline entries behind the cursor
+    bool drain_skipped = false;  // this walk left earliest-deadline entries behind the cursor
     std::int64_t drain_progress_ms = 0;
   };
 
   CoarseLevel& coarse(std::uint32_t level) noexcept { return coarse_[level - 1]; }
   const CoarseLevel& coarse(std::uint32_t level) const noexcept { return coarse_[level - 1]; }
-  static std::uint32_t shift_of(std::uint32_t level) noexcept {
+  static constexpr std::uint32_t shift_of(std::uint32_t level) noexcept {
     return kLevel1Shift + kRatioBits * (level - 1);
   }
-  static std::int64_t width_of(std::uint32_t level) noexcept { return std::int64_t{1} << shift_of(level); }
+  static constexpr std::int64_t width_of(std::uint32_t level) noexcept { return std::int64_t{1} << shift_of(level); }
   static std::int64_t drain_end_ms(std::uint32_t level, std::int64_t block) noexcept;
   static std::uint32_t level_for_delta(std::int64_t delta_ms) noexcept;
+  static std::uint32_t coarse_index(std::uint32_t level, std::int64_t deadline_ms) noexcept {
+    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(deadline_ms >> shift_of(level)) & (kCoarseSlots - 1));
+  }
+  static std::uint32_t slot_id(std::uint32_t level, std::int64_t deadline_ms) noexcept {
+    if (level == 0) return static_cast<std::uint32_t>(static_cast<std::uint64_t>(deadline_ms) & (kLevel0Slots - 1));
+    return kLevel0Slots + (level - 1) * kCoarseSlots + coarse_index(level, deadline_ms);
+  }
 
-  std::uint32_t& head_of(std::uint32_t level, std::int64_t deadline_ms) noexcept;
-  void link(std::uint32_t& head, std::uint32_t i, bool at_front) noexcept;
-  void unlink(std::uint32_t& head, std::uint32_t i) noexcept;
+  void link_back(std::uint32_t slot, std::uint32_t i) noexcept;
+  void link_front(std::uint32_t slot, std::uint32_t i) noexcept;
+  bool unlink(std::uint32_t i) noexcept;  // true when the entry's slot became empty
 
   void insert(std::uint32_t i, std::uint32_t level, bool at_front);
   void remove(std::uint32_t i);
-  void place(std::uint32_t i);
+  void place_far(std::uint32_t i, std::int64_t deadline_ms);
   void move_down(std::uint32_t i);
 
+  AdvanceReport advance_slow(std::int64_t target_ms, std::vector<Token>& fired);
+  std::optional<Ticks> next_fire_slow();
   std::int64_t front_block(std::uint32_t level) const noexcept;
   std::int64_t next_level0_ms() const noexcept;
   void fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, AdvanceReport& report);
   void drain(std::uint32_t level, std::int64_t block, std::uint64_t budget, bool finish);
   void drain_step(std::uint32_t level, std::int64_t target_ms);
-  void relearn_min(CoarseSlot& slot);
+  void relearn_min(std::uint32_t slot, CoarseSlot& meta);
 
   detail::WheelEntryPool pool_;
-  std::unique_ptr<std::uint32_t[], detail::FreeDeleter> level0_heads_;
+  std::unique_ptr<SlotEnds[], detail::FreeDeleter> ends_;  // kSlotCount, zeroed: all empty
   detail::RingBitmap<kLevel0Slots> level0_occupied_;
   std::array<CoarseLevel, kLevels - 1> coarse_;  // levels 1..8 at [level - 1]
   std::int64_t now_ms_;
@@ -140,5 +154,94 @@ class TimerWheel final : public TimerQueue {
   bool next_fire_valid_ = true;
   WheelStats stats_;
 };
+
+// ---- inline fast paths: the calls an event loop makes every frame ----------------------------
+
+inline void TimerWheel::link_back(std::uint32_t slot, std::uint32_t i) noexcept {
+  SlotEnds& s = ends_[slot];
+  detail::WheelLinks& e = pool_.links(i);
+  e.next = detail::end_of(slot);
+  if (s.tail == detail::kNil) {
+    e.prev = detail::end_of(slot);
+    s.head = i;
+  } else {
+    e.prev = s.tail;
+    pool_.links(s.tail).next = i;
+  }
+  s.tail = i;
+}
+
+inline bool TimerWheel::unlink(std::uint32_t i) noexcept {
+  const detail::WheelLinks& e = pool_.links(i);
+  const std::uint32_t p = e.prev;
+  const std::uint32_t n = e.next;
+  if (detail::is_end(p)) {
+    ends_[detail::slot_of_end(p)].head = detail::is_end(n) ? detail::kNil : n;
+  } else {
+    pool_.links(p).next = n;
+  }
+  if (detail::is_end(n)) {
+    ends_[detail::slot_of_end(n)].tail = detail::is_end(p) ? detail::kNil : p;
+  } else {
+    pool_.links(n).prev = p;
+  }
+  return detail::is_end(p) && detail::is_end(n);
+}
+
+inline QueueId TimerWheel::schedule(Ticks after, Token token) {
+  const std::int64_t d = deadline_after(now_ms_, after.count());
+  const std::uint32_t i = pool_.allocate();
+  pool_.payload(i) = detail::WheelPayload{d, token};
+  if (d - now_ms_ < width_of(1)) {  // the common case: level 0, appended to its slot
+    pool_.links(i).set_level(0);
+    const std::uint32_t slot = slot_id(0, d);
+    link_back(slot, i);
+    level0_occupied_.set(slot);
+  } else {
+    place_far(i, d);
+  }
+  ++active_;
+  ++stats_.scheduled;
+  if (next_fire_valid_ && (!next_fire_ms_ || d < *next_fire_ms_)) next_fire_ms_ = d;
+  return QueueId{pool_.id_of(i)};
+}
+
+inline bool TimerWheel::cancel(QueueId id) {
+  const std::uint32_t i = pool_.find_live(id.value);
+  if (i == detail::kNil) return false;
+  if (pool_.links(i).level() == 0) {
+    const std::uint32_t prev = pool_.links(i).prev;
+    if (unlink(i)) {
+      // The slot is empty now; if it held the cached earliest deadline, that is gone.
+      const std::uint32_t slot = detail::slot_of_end(prev);
+      level0_occupied_.clear(slot);
+      if (next_fire_valid_ && next_fire_ms_ && slot_id(0, *next_fire_ms_) == slot) next_fire_valid_ = false;
+    }
+  } else {
+    remove(i);
+  }
+  pool_.release(i);
+  --active_;
+  ++stats_.cancelled;
+  return true;
+}
+
+inline AdvanceReport TimerWheel::advance(Ticks now, std::vector<Token>& fired) {
+  const std::int64_t target = now.count() < kLastTick.count() ? now.count() : kLastTick.count();
+  if (target == now_ms_) return {};
+  // Time moves but nothing is due and nothing is moving down: only the clock changes.
+  if (target > now_ms_ && coarse_occupied_levels_ == 0 && next_fire_valid_ &&
+      (!next_fire_ms_ || *next_fire_ms_ > target)) {
+    now_ms_ = target;
+    return {};
+  }
+  return advance_slow(target, fired);
+}
+
+inline std::optional<Ticks> TimerWheel::next_fire() {
+  if (!next_fire_valid_) return next_fire_slow();
+  if (!next_fire_ms_) return std::nullopt;
+  return Ticks{*next_fire_ms_};
+}
 
 }  // namespace cadence
