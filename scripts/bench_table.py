@@ -10,6 +10,7 @@ import sys
 from collections import defaultdict
 
 NAME = re.compile(r"^(\w+)<(\w+)>/(\d+)")
+PLAIN = re.compile(r"^([A-Za-z]+)_(\w+)/(\d+)")  # Family_impl/N
 
 
 def load(paths):
@@ -21,7 +22,8 @@ def load(paths):
         for b in data["benchmarks"]:
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
                 continue
-            m = NAME.match(b.get("run_name", b["name"]))
+            name = b.get("run_name", b["name"])
+            m = NAME.match(name) or PLAIN.match(name)
             if not m:
                 continue
             key = (m.group(1), m.group(2), int(m.group(3)))
@@ -78,8 +80,9 @@ def queues_tables(r):
         else:
             target = f"wheel/heap {fmt(w / h if h else None, 2)} (<= 1.3): {verdict(h and w / h <= 1.3)}"
         rows.append(cells + [target])
-    out.append("### Schedule + cancel pair: cancel a random pending timer, schedule a new one (ns per pair, N pending)\n\n" + table(
-        ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "libuv", "target"], rows))
+    if rows:
+        out.append("### Schedule + cancel pair: cancel a random pending timer, schedule a new one (ns per pair, N pending)\n\n" + table(
+            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "libuv", "target"], rows))
 
     rows = []
     for n in ns:
@@ -103,8 +106,9 @@ def queues_tables(r):
         cells = [n_label(n), fmt(w)] + [fmt(get(r, "Fire", q, n, "ns_per_timer")) for q in others[:4]]
         target = f"heap/wheel {fmt(h / w if h else None, 2)} (>= 4): {verdict(h and h / w >= 4)}" if n == 100000 else f"heap/wheel {fmt(h / w if h else None, 2)}"
         rows.append(cells + [target])
-    out.append("### Firing in 16 ms frames until all have fired (ns per timer)\n\n" + table(
-        ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "ratio"], rows))
+    if rows:
+        out.append("### Firing in 16 ms frames until all have fired (ns per timer)\n\n" + table(
+            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "ratio"], rows))
 
     w = get(r, "FireWorstFrame", "TimerWheel", 1000000, "worst_frame_us")
     h = get(r, "FireWorstFrame", "LazyHeapQueue", 1000000, "worst_frame_us")
@@ -158,9 +162,27 @@ def queues_tables(r):
     return out
 
 
+def runtime_tables(r):
+    rows = []
+    c1, c5 = get(r, "FrameOverhead", "cadence", 100), get(r, "FrameOverhead", "cadence", 100000)
+    for n in (100, 100000):
+        c = get(r, "FrameOverhead", "cadence", n)
+        a = get(r, "FrameOverhead", "azul", n)
+        if c is None:
+            continue
+        target = f"{verdict(c < 1000)} (< 1 us)"
+        if n == 100000 and c1:
+            target += f"; 1e5/100 = {fmt(c / c1, 2)} (<= 1.5): {verdict(c / c1 <= 1.5)}"
+        rows.append([f"{n:,}", fmt(c), fmt(a), fmt(a / c if a else None), target])
+    if not rows:
+        return []
+    return ["### Runtime frame with nothing due: run_timers + apply + next_wake (ns per frame)\n\n" + table(
+        ["idle timers", "cadence WindowRuntime", "azul-style (every timer checked)", "azul/cadence", "target"], rows)]
+
+
 def main(paths):
     r = load(paths)
-    sections = queues_tables(r)
+    sections = queues_tables(r) + runtime_tables(r)
     print("\n\n".join(sections))
 
 

@@ -11,6 +11,10 @@ const char* to_string(Errc code) noexcept {
     case Errc::mismatch: return "mismatch";
     case Errc::empty: return "empty";
     case Errc::clock_mismatch: return "clock_mismatch";
+    case Errc::already_exists: return "already_exists";
+    case Errc::callback_threw: return "callback_threw";
+    case Errc::clock_went_backwards: return "clock_went_backwards";
+    case Errc::reentrant_call: return "reentrant_call";
   }
   return "unknown";
 }

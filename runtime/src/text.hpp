@@ -22,3 +22,30 @@ inline std::string num(int value) { return std::to_string(value); }
 inline std::string num(unsigned long long value) { return std::to_string(value); }
 
 }  // namespace cadence::detail
+
+#include <chrono>
+
+namespace cadence::detail {
+
+/// "250 ms", "-5 ms", "1.5 s", "12 ns": a duration in the unit that reads best.
+inline std::string describe(std::chrono::nanoseconds d) {
+  const long long ns = d.count();
+  const long long mag = ns < 0 ? -ns : ns;
+  char buf[64];
+  if (mag != 0 && mag % 1'000'000'000 == 0) {
+    std::snprintf(buf, sizeof buf, "%lld s", ns / 1'000'000'000);
+  } else if (mag >= 1'000'000'000) {
+    std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(ns) / 1e9);
+  } else if (mag != 0 && mag % 1'000'000 == 0) {
+    std::snprintf(buf, sizeof buf, "%lld ms", ns / 1'000'000);
+  } else if (mag >= 1'000'000) {
+    std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+  } else if (mag >= 1'000) {
+    std::snprintf(buf, sizeof buf, "%.3f us", static_cast<double>(ns) / 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%lld ns", ns);
+  }
+  return buf;
+}
+
+}  // namespace cadence::detail

@@ -29,6 +29,10 @@ enum class Errc : std::uint8_t {
   mismatch,           ///< the handle is live but the caller's data does not match it
   empty,              ///< the container holds nothing to return
   clock_mismatch,     ///< instants from two different clock kinds were combined
+  already_exists,     ///< an id that is already taken
+  callback_threw,     ///< a callback threw; the message is the exception's
+  clock_went_backwards,  ///< the time source returned an earlier time than before
+  reentrant_call,     ///< a call made from inside a callback that must not make it
 };
 
 /// Returns a short, stable name for `code` ("invalid_argument", ...). O(1).

@@ -1,0 +1,72 @@
+// cadence/callback_context.hpp: what a callback may ask of its window.
+//
+// Every callback (an event handler, a timer, a thread's write-back) gets a CallbackContext. What
+// it asks for is recorded in the frame's ChangeSet and carried out by WindowRuntime::apply()
+// after every callback of the frame has run. The rules, when a callback runs inside a frame:
+// - add_timer(): checked at once (a bad timer or a taken id is an error now); the timer is added
+//   when the frame's changes are applied, so it never runs in the frame that added it.
+// - remove_timer(): the timer stops at once: if it was due later in this same frame it does not
+//   run. It is removed when the changes are applied. A callback may remove itself.
+// - pause_timer(), resume_timer(): take effect when the changes are applied.
+// - request_redraw(): the largest request of the frame wins.
+//
+//     runtime.add_timer(TimerId::unique(), Timer::every(1s, [](TimerCallbackInfo& info) {
+//       if (info.call_count == 9) info.context.remove_timer(info.id);  // ten runs, then stop
+//       return TimerCallbackReturn::redraw();
+//     }));
+//
+// Thread: UI thread only, and only while the callback that received it runs.
+#pragma once
+
+#include "cadence/change_set.hpp"
+#include "cadence/ids.hpp"
+#include "cadence/result.hpp"
+#include "cadence/time.hpp"
+#include "cadence/timer.hpp"
+
+namespace cadence {
+
+class WindowRuntime;
+
+class CallbackContext {
+ public:
+  CallbackContext(WindowRuntime& runtime, ChangeSet& changes, Instant frame_start) noexcept
+      : runtime_(runtime), changes_(changes), frame_start_(frame_start) {}
+  CallbackContext(const CallbackContext&) = delete;
+  CallbackContext& operator=(const CallbackContext&) = delete;
+
+  /// The instant the current frame started.
+  Instant frame_start() const noexcept { return frame_start_; }
+
+  /// Adds an app timer (id >= 0x0100) when the frame's changes are applied. O(1).
+  /// Errors: invalid_argument for id 0, a reserved id (use add_system_timer) or bad knobs
+  /// (Timer::validate); already_exists when a timer with that id is live or already being added.
+  Status add_timer(TimerId id, Timer timer);
+  /// Adds a system timer (ids 0x0001-0x00FF, used by the window layer). Errors: as add_timer,
+  /// with the id rule reversed.
+  Status add_system_timer(TimerId id, Timer timer);
+  /// Stops a timer now and removes it when the changes are applied. O(1).
+  /// Errors: not_found when no live timer has that id (nothing changes).
+  Status remove_timer(TimerId id);
+  /// Pauses a timer, keeping the time left to its next run and to its timeout. Pausing a paused
+  /// timer changes nothing. Errors: not_found.
+  Status pause_timer(TimerId id);
+  /// Resumes a paused timer with the time it had left. Resuming a running timer changes nothing.
+  /// Errors: not_found.
+  Status resume_timer(TimerId id);
+  /// True when a timer with that id is live and not stopped in this frame.
+  bool has_timer(TimerId id) const;
+
+  /// Asks for a redraw after this frame.
+  void request_redraw(Update update = Update::redraw_window) noexcept { changes_.request(update); }
+
+  ChangeSet& changes() noexcept { return changes_; }
+  WindowRuntime& runtime() noexcept { return runtime_; }
+
+ private:
+  WindowRuntime& runtime_;
+  ChangeSet& changes_;
+  Instant frame_start_;
+};
+
+}  // namespace cadence

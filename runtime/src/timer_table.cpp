@@ -1,0 +1,335 @@
+#include "timer_table.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <exception>
+#include <string>
+
+#include "cadence/heap_timer_queue.hpp"
+#include "cadence/timer_wheel.hpp"
+#include "text.hpp"
+
+namespace cadence::detail {
+namespace {
+
+constexpr Duration::rep kNsPerTick = 1'000'000;
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
+
+Duration::rep saturating_mul(Duration::rep a, std::uint64_t b) {
+  Duration::rep out = 0;
+  if (b > static_cast<std::uint64_t>(Duration::max().count()) ||
+      __builtin_mul_overflow(a, static_cast<Duration::rep>(b), &out)) {
+    return Duration::max().count();
+  }
+  return out;
+}
+
+std::unique_ptr<TimerQueue> make_queue(QueueKind kind) {
+  if (kind == QueueKind::heap) return std::make_unique<HeapTimerQueue>();
+  return std::make_unique<TimerWheel>();
+}
+
+Status not_found(TimerId id) {
+  return Error{Errc::not_found, "no timer with id " + hex(id.value) + " in this window"};
+}
+
+}  // namespace
+
+TimerTable::TimerTable(Instant origin, QueueKind kind) : origin_(origin), queue_(make_queue(kind)) {}
+
+std::int64_t TimerTable::tick_floor(Instant t) const { return floor_div((t - origin_).count(), kNsPerTick); }
+std::int64_t TimerTable::tick_ceil(Instant t) const { return ceil_div((t - origin_).count(), kNsPerTick); }
+Instant TimerTable::instant_of(std::int64_t tick) const {
+  constexpr std::int64_t kMaxTicks = Duration::max().count() / kNsPerTick;
+  return origin_ + Duration{std::min(tick, kMaxTicks) * kNsPerTick};
+}
+
+TimerTable::Slot* TimerTable::find(TimerId id) {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &slots_[it->second];
+}
+const TimerTable::Slot* TimerTable::find(TimerId id) const {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &slots_[it->second];
+}
+
+// ---- membership ----------------------------------------------------------------------------
+
+Status TimerTable::add(TimerId id, Timer timer, Instant created) {
+  if (index_.contains(id)) {
+    return Error{Errc::already_exists, "a timer with id " + hex(id.value) +
+                                           " already exists in this window; remove it first or use TimerId::unique()"};
+  }
+  std::uint32_t i;
+  if (!free_.empty()) {
+    i = free_.back();
+    free_.pop_back();
+  } else {
+    i = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  Slot& s = slots_[i];
+  s.id = id;
+  s.created = created;
+  s.expires = timer.timeout() ? std::optional<Instant>(created + *timer.timeout()) : std::nullopt;
+  s.last_run.reset();
+  s.run_count = 0;
+  s.queued = {};
+  s.last_frame = 0;
+  s.state = State::scheduled;
+  s.stopped = false;
+  const Duration delay = timer.delay();
+  s.timer.emplace(std::move(timer));
+  index_.emplace(id, i);
+  enqueue(i, created + delay);
+  return {};
+}
+
+Status TimerTable::remove(TimerId id) {
+  auto it = index_.find(id);
+  if (it == index_.end()) return not_found(id);
+  free_slot(it->second);
+  return {};
+}
+
+void TimerTable::free_slot(std::uint32_t i) {
+  Slot& s = slots_[i];
+  dequeue(s);
+  if (s.state == State::animating) --animating_;
+  index_.erase(s.id);
+  s.timer.reset();  // destroys the callback and what it captured
+  s.state = State::free;
+  s.stopped = false;
+  ++s.generation;  // any SlotRef to this slot is now stale
+  free_.push_back(i);
+}
+
+bool TimerTable::stop(TimerId id) {
+  Slot* s = find(id);
+  if (s == nullptr || s->stopped) return false;
+  s->stopped = true;
+  return true;
+}
+
+bool TimerTable::has_running(TimerId id) const {
+  const Slot* s = find(id);
+  return s != nullptr && !s->stopped;
+}
+
+Status TimerTable::pause(TimerId id, Instant at) {
+  Slot* s = find(id);
+  if (s == nullptr) return not_found(id);
+  if (s->state == State::paused) return {};
+  dequeue(*s);
+  s->paused_every_frame = s->state == State::animating;
+  s->left_to_due = s->paused_every_frame ? Duration{0} : std::max(Duration{0}, s->due - at);
+  s->left_to_expiry = s->expires ? std::max(Duration{0}, *s->expires - at) : Duration{0};
+  if (s->paused_every_frame) {
+    --animating_;
+    ++s->generation;  // drops it from the animation list; resume adds it back at the end
+  }
+  s->state = State::paused;
+  return {};
+}
+
+Status TimerTable::resume(TimerId id, Instant at) {
+  Slot* s = find(id);
+  if (s == nullptr) return not_found(id);
+  if (s->state != State::paused) return {};
+  const auto i = static_cast<std::uint32_t>(s - slots_.data());
+  if (s->expires) s->expires = at + s->left_to_expiry;
+  if (s->paused_every_frame) {
+    s->state = State::animating;
+    ++animating_;
+    animations_.push_back(SlotRef{i, s->generation});
+    if (s->expires) enqueue(i, *s->expires);
+    return {};
+  }
+  s->state = State::scheduled;
+  enqueue(i, at + s->left_to_due);
+  return {};
+}
+
+std::optional<TimerStatus> TimerTable::status(TimerId id) const {
+  const Slot* s = find(id);
+  if (s == nullptr) return std::nullopt;
+  TimerStatus out;
+  out.created = s->created;
+  out.last_run = s->last_run;
+  out.run_count = s->run_count;
+  out.expires = s->expires;
+  out.paused = s->state == State::paused;
+  out.every_frame = s->state == State::animating || (out.paused && s->paused_every_frame);
+  if (s->state == State::scheduled) out.next_due = s->expires && *s->expires < s->due ? *s->expires : s->due;
+  return out;
+}
+
+// ---- the queue -----------------------------------------------------------------------------
+
+void TimerTable::enqueue(std::uint32_t i, Instant due) {
+  Slot& s = slots_[i];
+  s.due = due;
+  // An animation timer past its delay is queued only for its expiry.
+  Instant at = s.state == State::animating ? *s.expires : due;
+  if (s.expires && *s.expires < at) at = *s.expires;
+  std::int64_t tick = std::max<std::int64_t>(tick_ceil(at), 0);
+  const std::int64_t slack_ms = s.timer->slack().count() / kNsPerTick;
+  if (slack_ms >= 1) {
+    // Run at the next multiple of the largest power of two <= slack: timers with slack gather
+    // on shared instants, and none runs more than `slack` late.
+    const auto grid = static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(slack_ms)));
+    tick = ceil_div(tick, grid) * grid;
+  }
+  if (tick <= queue_->now().count()) {
+    // Already due: the queue would wait a tick; run it at the next frame instead.
+    s.due_now = true;
+    ++due_now_count_;
+    due_now_.push_back(SlotRef{i, s.generation});
+    return;
+  }
+  s.queued = queue_->schedule(Ticks{tick - queue_->now().count()}, i);
+}
+
+void TimerTable::dequeue(Slot& s) {
+  if (s.queued.value != 0) queue_->cancel(s.queued);
+  s.queued = {};
+  if (s.due_now) {
+    s.due_now = false;
+    --due_now_count_;
+  }
+}
+
+std::optional<Instant> TimerTable::next_due(Duration frame_interval, std::optional<Instant> last_frame) {
+  std::optional<Instant> best;
+  if (due_now_count_ > 0) return last_frame ? *last_frame : origin_;
+  if (auto tick = queue_->next_fire()) best = instant_of(tick->count());
+  if (animating_ > 0) {
+    const Instant frame = (last_frame ? *last_frame : origin_) + frame_interval;
+    if (!best || frame < *best) best = frame;
+  }
+  return best;
+}
+
+// ---- running -------------------------------------------------------------------------------
+
+void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& changes) {
+  ++frame_;
+  // First what was already due when it was queued (it is due earlier than anything the queue
+  // fires now), then the queue's timers in due order. Timers that become due again while this
+  // frame runs (a burst catching up) go to the next frame's list.
+  due_scratch_.clear();
+  due_scratch_.swap(due_now_);
+  for (const SlotRef ref : due_scratch_) {
+    Slot& s = slots_[ref.slot];
+    if (s.generation != ref.generation || !s.due_now) continue;
+    s.due_now = false;
+    --due_now_count_;
+    run_one(ref.slot, frame_start, context, changes);
+  }
+  fired_.clear();
+  queue_->advance(Ticks{std::max<std::int64_t>(tick_floor(frame_start), 0)}, fired_);
+  for (Token token : fired_) {
+    const auto i = static_cast<std::uint32_t>(token);
+    slots_[i].queued = {};
+    run_one(i, frame_start, context, changes);
+  }
+  // Animation timers run on every frame; drop the references that went stale while doing so.
+  std::size_t kept = 0;
+  for (std::size_t r = 0; r < animations_.size(); ++r) {
+    const SlotRef a = animations_[r];
+    const Slot& s = slots_[a.slot];
+    if (s.generation != a.generation || s.state != State::animating) continue;
+    animations_[kept++] = a;
+    run_animation(a.slot, frame_start, context, changes);
+  }
+  animations_.resize(kept);
+}
+
+bool TimerTable::invoke(Slot& s, Instant frame_start, bool last, std::uint64_t missed, CallbackContext& context,
+                        ChangeSet& changes) {
+  TimerCallbackInfo info{s.id, s.timer->owner(), frame_start, s.run_count, missed, last, context};
+  TimerCallbackReturn result;
+  try {
+    result = s.timer->callback()(info);
+  } catch (const std::exception& e) {
+    changes.timer_failed(s.id, std::string("timer callback threw: ") + e.what());
+    s.stopped = true;
+    return false;
+  } catch (...) {
+    changes.timer_failed(s.id, "timer callback threw something that is not a std::exception");
+    s.stopped = true;
+    return false;
+  }
+  ++s.run_count;
+  s.last_run = frame_start;
+  s.last_frame = frame_;
+  changes.request(result.update);
+  if (s.stopped) return false;  // it removed itself through the context
+  if (result.terminate || last) {
+    changes.remove_timer(s.id);
+    s.stopped = true;
+    return false;
+  }
+  return true;
+}
+
+void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes) {
+  Slot& s = slots_[i];
+  if (s.stopped || s.state != State::scheduled || s.last_frame == frame_) return;
+  if (s.expires && frame_start >= *s.expires) {
+    invoke(s, frame_start, /*last=*/true, 0, context, changes);
+    return;
+  }
+  const std::optional<Duration> interval = s.timer->interval();
+  if (!interval) {
+    // Past its delay, an animation timer runs on every frame from now on.
+    if (!invoke(s, frame_start, false, 0, context, changes)) return;
+    s.state = State::animating;
+    ++animating_;
+    animations_.push_back(SlotRef{i, s.generation});
+    if (s.expires) enqueue(i, *s.expires);
+    return;
+  }
+  // Due times reached by now: s.due, s.due + interval, ... <= frame_start.
+  const Duration late = frame_start - s.due;
+  const std::uint64_t reached = 1 + static_cast<std::uint64_t>(late.count() / interval->count());
+  Instant next;
+  switch (s.timer->missed_ticks()) {
+    case MissedTicks::skip:
+      if (!invoke(s, frame_start, false, reached - 1, context, changes)) return;
+      next = s.due + Duration{saturating_mul(interval->count(), reached)};
+      break;
+    case MissedTicks::delay:
+      if (!invoke(s, frame_start, false, 0, context, changes)) return;
+      next = frame_start + *interval;
+      break;
+    case MissedTicks::burst: {
+      const std::uint64_t runs = std::min<std::uint64_t>(reached, Timer::kMaxBurstRuns);
+      for (std::uint64_t r = 0; r < runs; ++r) {
+        if (!invoke(s, frame_start, false, 0, context, changes)) return;
+      }
+      next = s.due + Duration{saturating_mul(interval->count(), runs)};
+      break;
+    }
+  }
+  enqueue(i, next);
+}
+
+void TimerTable::run_one(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes) {
+  if (slots_[i].state == State::animating) {
+    run_animation(i, frame_start, context, changes);  // its timeout came
+  } else {
+    run_due(i, frame_start, context, changes);
+  }
+}
+
+void TimerTable::run_animation(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes) {
+  Slot& s = slots_[i];
+  if (s.stopped || s.state != State::animating || s.last_frame == frame_) return;
+  const bool last = s.expires && frame_start >= *s.expires;
+  invoke(s, frame_start, last, 0, context, changes);
+}
+
+}  // namespace cadence::detail

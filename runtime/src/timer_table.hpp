@@ -1,0 +1,104 @@
+// TimerTable: the timers of one runtime, their schedule and their queue. WindowRuntime owns one
+// and adds the frame rules around it (contexts, change-sets, the clock). Private to the library.
+//
+// Time is kept as Instants; the queue works in whole milliseconds from `origin`. A timer due at
+// instant D goes into the queue at tick ceil(D), so it runs at the first frame at or after D
+// rounded up to a millisecond, and the queue's next fire is exactly when to wake for it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "cadence/change_set.hpp"
+#include "cadence/timer.hpp"
+#include "cadence/timer_queue.hpp"
+#include "cadence/window_runtime.hpp"
+
+namespace cadence::detail {
+
+class TimerTable {
+ public:
+  TimerTable(Instant origin, QueueKind kind);
+
+  /// Adds a timer created at `created`. Errors: already_exists; the knobs were checked before.
+  Status add(TimerId id, Timer timer, Instant created);
+  Status remove(TimerId id);
+  Status pause(TimerId id, Instant at);
+  Status resume(TimerId id, Instant at);
+  /// Marks a live timer as stopped: it will not run again; its removal is pending. False when
+  /// there is no live, unstopped timer with that id.
+  bool stop(TimerId id);
+  /// True for a live timer that is not stopped.
+  bool has_running(TimerId id) const;
+  bool contains(TimerId id) const { return index_.contains(id); }
+  std::optional<TimerStatus> status(TimerId id) const;
+  std::size_t size() const noexcept { return index_.size(); }
+
+  /// Runs the timers due at `frame_start`; what they ask for goes to `changes`.
+  void run(Instant frame_start, CallbackContext& context, ChangeSet& changes);
+  /// When the next timer is due, given the frame interval for animation timers and the start of
+  /// the last frame; nullopt when nothing is scheduled.
+  std::optional<Instant> next_due(Duration frame_interval, std::optional<Instant> last_frame);
+
+ private:
+  enum class State : std::uint8_t { free, scheduled, animating, paused };
+  struct Slot {
+    TimerId id;
+    std::optional<Timer> timer;
+    Instant created;
+    Instant due;                       // next due time (before slack), while scheduled
+    std::optional<Instant> expires;    // created + timeout, shifted by pauses
+    std::optional<Instant> last_run;
+    std::uint64_t run_count = 0;
+    QueueId queued{};                  // the queue entry, 0 when none
+    std::uint64_t last_frame = 0;      // frame number of its last run
+    std::uint32_t generation = 0;      // bumped when the slot is freed
+    Duration left_to_due{0};           // while paused
+    Duration left_to_expiry{0};        // while paused
+    State state = State::free;
+    bool stopped = false;
+    bool paused_every_frame = false;   // resume as an animation timer
+    bool due_now = false;              // waiting in due_now_ (due at or before the queue's tick)
+  };
+  /// A slot named in a list that may outlive it: valid while the generation matches.
+  struct SlotRef {
+    std::uint32_t slot;
+    std::uint32_t generation;
+  };
+
+  std::int64_t tick_floor(Instant t) const;
+  std::int64_t tick_ceil(Instant t) const;
+  Instant instant_of(std::int64_t tick) const;
+  /// Queues slot `i` for its due time (or its expiry, if sooner), aligned up for slack.
+  void enqueue(std::uint32_t i, Instant due);
+  void dequeue(Slot& s);
+  void free_slot(std::uint32_t i);
+  Slot* find(TimerId id);
+  const Slot* find(TimerId id) const;
+  /// Runs the callback once. False when the timer must not go on (it stopped, threw or ended).
+  bool invoke(Slot& s, Instant frame_start, bool last, std::uint64_t missed, CallbackContext& context,
+              ChangeSet& changes);
+  void run_due(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
+  void run_animation(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
+  void run_one(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
+
+  Instant origin_;
+  std::unique_ptr<TimerQueue> queue_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_;
+  std::unordered_map<TimerId, std::uint32_t> index_;
+  std::vector<SlotRef> animations_;  // in the order they started running every frame
+  std::size_t animating_ = 0;        // slots in State::animating
+  // Timers already due when queued (the queue never fires in its current tick): they run at the
+  // next frame, whatever its time.
+  std::vector<SlotRef> due_now_;
+  std::size_t due_now_count_ = 0;    // slots with due_now set
+  std::vector<Token> fired_;         // scratch for the queue's output
+  std::vector<SlotRef> due_scratch_;
+  std::uint64_t frame_ = 0;
+};
+
+}  // namespace cadence::detail

@@ -1,0 +1,252 @@
+#include "cadence/window_runtime.hpp"
+
+#include <cassert>
+#include <thread>
+#include <utility>
+
+#include "text.hpp"
+#include "timer_table.hpp"
+
+namespace cadence {
+
+struct WindowRuntime::Impl {
+  Impl(TimeSource s, Options o)
+      : source(std::move(s)), options(o), origin(source.now()), timers(origin, o.queue) {}
+
+  TimeSource source;
+  Options options;
+  Instant origin;
+  detail::TimerTable timers;
+  std::optional<Instant> last_frame;
+  // While run_timers() calls back: the frame's changes, so that direct calls made from inside a
+  // callback are deferred exactly like calls through the context.
+  ChangeSet* running = nullptr;
+  std::thread::id owner = std::this_thread::get_id();
+
+  void check_thread() const {
+    assert(std::this_thread::get_id() == owner &&
+           "WindowRuntime is UI-thread only: reach it from workers through a thread's channel");
+  }
+  /// The instant changes are applied at: now, but never before the last frame.
+  Instant current() const {
+    const Instant t = source.now();
+    return last_frame && t < *last_frame ? *last_frame : t;
+  }
+};
+
+namespace {
+
+Status check_new_timer(TimerId id, const Timer& timer, bool system) {
+  using detail::hex;
+  if (!id.is_valid()) {
+    return Error{Errc::invalid_argument, "timer id 0 names nothing; use TimerId::unique() for app timers"};
+  }
+  if (!system && id.is_system()) {
+    return Error{Errc::invalid_argument, "timer id " + hex(id.value) +
+                                             " is reserved for system timers (0x1-0xff); app timers use "
+                                             "TimerId::unique() (ids from 0x100)"};
+  }
+  if (system && !id.is_system()) {
+    return Error{Errc::invalid_argument, "timer id " + hex(id.value) +
+                                             " is not a system timer id (0x1-0xff); use add_timer() for app timers"};
+  }
+  return timer.validate();
+}
+
+// The deferred forms, shared by CallbackContext and by direct calls made inside a callback.
+Status defer_add(detail::TimerTable& timers, ChangeSet& changes, TimerId id, Timer timer, bool system) {
+  if (Status s = check_new_timer(id, timer, system); !s) return s;
+  if (timers.has_running(id) || changes.adds_timer(id)) {
+    return Error{Errc::already_exists, "a timer with id " + detail::hex(id.value) +
+                                           " already exists in this window (or is being added in this frame); "
+                                           "remove it first or use TimerId::unique()"};
+  }
+  changes.add_timer(id, std::move(timer), system);
+  return {};
+}
+
+Status missing(TimerId id) {
+  return Error{Errc::not_found, "no timer with id " + detail::hex(id.value) + " in this window"};
+}
+
+Status defer_remove(detail::TimerTable& timers, ChangeSet& changes, TimerId id) {
+  if (timers.stop(id) || changes.adds_timer(id)) {
+    changes.remove_timer(id);
+    return {};
+  }
+  return missing(id);
+}
+
+Status defer_pause(detail::TimerTable& timers, ChangeSet& changes, TimerId id, bool pause) {
+  if (!timers.has_running(id) && !changes.adds_timer(id)) return missing(id);
+  if (pause) {
+    changes.pause_timer(id);
+  } else {
+    changes.resume_timer(id);
+  }
+  return {};
+}
+
+}  // namespace
+
+// ---- WindowRuntime -------------------------------------------------------------------------
+
+WindowRuntime::WindowRuntime(TimeSource source) : WindowRuntime(std::move(source), Options{}) {}
+
+WindowRuntime::WindowRuntime(TimeSource source, Options options)
+    : impl_(std::make_unique<Impl>(std::move(source), options)) {
+  if (impl_->options.frame_interval <= Duration::zero()) impl_->options.frame_interval = Options{}.frame_interval;
+}
+
+WindowRuntime::~WindowRuntime() = default;
+
+Instant WindowRuntime::now() const { return impl_->source.now(); }
+const TimeSource& WindowRuntime::time_source() const noexcept { return impl_->source; }
+Duration WindowRuntime::frame_interval() const noexcept { return impl_->options.frame_interval; }
+
+Status WindowRuntime::set_frame_interval(Duration interval) {
+  if (interval <= Duration::zero()) {
+    return Error{Errc::invalid_argument,
+                 "frame interval " + detail::describe(interval) + " is not positive; pass the monitor's refresh period"};
+  }
+  impl_->options.frame_interval = interval;
+  return {};
+}
+
+Status WindowRuntime::add_timer(TimerId id, Timer timer) {
+  impl_->check_thread();
+  if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), false);
+  if (Status s = check_new_timer(id, timer, false); !s) return s;
+  return impl_->timers.add(id, std::move(timer), impl_->current());
+}
+
+Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
+  impl_->check_thread();
+  if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), true);
+  if (Status s = check_new_timer(id, timer, true); !s) return s;
+  return impl_->timers.add(id, std::move(timer), impl_->current());
+}
+
+Status WindowRuntime::remove_timer(TimerId id) {
+  impl_->check_thread();
+  if (impl_->running) return defer_remove(impl_->timers, *impl_->running, id);
+  return impl_->timers.remove(id);
+}
+
+Status WindowRuntime::pause_timer(TimerId id) {
+  impl_->check_thread();
+  if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, true);
+  return impl_->timers.pause(id, impl_->current());
+}
+
+Status WindowRuntime::resume_timer(TimerId id) {
+  impl_->check_thread();
+  if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, false);
+  return impl_->timers.resume(id, impl_->current());
+}
+
+bool WindowRuntime::has_timer(TimerId id) const { return impl_->timers.has_running(id); }
+std::optional<TimerStatus> WindowRuntime::timer_status(TimerId id) const { return impl_->timers.status(id); }
+std::size_t WindowRuntime::timer_count() const noexcept { return impl_->timers.size(); }
+
+CallbackContext WindowRuntime::context(ChangeSet& changes) { return CallbackContext(*this, changes, impl_->current()); }
+
+void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
+  impl_->check_thread();
+  if (impl_->running) {
+    changes.frame_error(Error{Errc::reentrant_call,
+                              "run_timers() was called from inside a timer callback; a frame runs its timers once"});
+    return;
+  }
+  if (frame_start.kind() != impl_->source.kind()) {
+    changes.frame_error(Error{Errc::clock_mismatch, std::string("run_timers() got an instant of the ") +
+                                                        to_string(frame_start.kind()) +
+                                                        " clock, but this runtime reads the " +
+                                                        to_string(impl_->source.kind()) +
+                                                        " clock; pass runtime.now(). No timer ran"});
+    return;
+  }
+  if (impl_->last_frame && frame_start < *impl_->last_frame) {
+    changes.frame_error(Error{Errc::clock_went_backwards,
+                              "the time source went back by " + detail::describe(*impl_->last_frame - frame_start) +
+                                  " between two frames; the runtime kept its time"});
+    frame_start = *impl_->last_frame;
+  }
+  impl_->last_frame = frame_start;
+  CallbackContext context(*this, changes, frame_start);
+  impl_->running = &changes;
+  struct Reset {
+    ChangeSet*& running;
+    ~Reset() { running = nullptr; }
+  } reset{impl_->running};
+  impl_->timers.run(frame_start, context, changes);
+}
+
+ApplyReport WindowRuntime::apply(ChangeSet changes) {
+  impl_->check_thread();
+  ApplyReport report;
+  report.update = changes.update();
+  const Instant at = impl_->current();
+  detail::TimerTable& timers = impl_->timers;
+  const auto record = [&report](TimerId id, Status s) {
+    if (s) {
+      ++report.applied;
+    } else {
+      report.failures.push_back(Failure{id, s.error()});
+    }
+  };
+  for (Change& change : changes.changes()) {
+    if (auto* add = std::get_if<AddTimer>(&change)) {
+      Status s = check_new_timer(add->id, add->timer, add->system);
+      if (s) s = timers.add(add->id, std::move(add->timer), at);
+      record(add->id, std::move(s));
+    } else if (auto* remove = std::get_if<RemoveTimer>(&change)) {
+      record(remove->id, timers.remove(remove->id));
+    } else if (auto* pause = std::get_if<PauseTimer>(&change)) {
+      record(pause->id, timers.pause(pause->id, at));
+    } else if (auto* resume = std::get_if<ResumeTimer>(&change)) {
+      record(resume->id, timers.resume(resume->id, at));
+    } else if (auto* failed = std::get_if<TimerFailed>(&change)) {
+      (void)timers.remove(failed->id);
+      report.failures.push_back(Failure{failed->id, Error{Errc::callback_threw, failed->message}});
+    } else if (auto* error = std::get_if<FrameError>(&change)) {
+      report.failures.push_back(Failure{TimerId{}, error->error});
+    }
+  }
+  return report;
+}
+
+ApplyReport WindowRuntime::poll(Instant frame_start) {
+  ChangeSet changes;
+  run_timers(frame_start, changes);
+  return apply(std::move(changes));
+}
+
+std::optional<Instant> WindowRuntime::next_due() {
+  return impl_->timers.next_due(impl_->options.frame_interval, impl_->last_frame);
+}
+
+std::optional<Duration> WindowRuntime::next_wake(Instant now) {
+  const std::optional<Instant> due = next_due();
+  if (!due) return std::nullopt;
+  if (now.kind() != due->kind()) return Duration::zero();  // a foreign instant: do not sleep on it
+  const Duration left = *due - now;
+  return left > Duration::zero() ? left : Duration::zero();
+}
+
+std::optional<Duration> WindowRuntime::next_wake() { return next_wake(now()); }
+
+// ---- CallbackContext -----------------------------------------------------------------------
+
+Status CallbackContext::add_timer(TimerId id, Timer timer) {
+  return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), false);
+}
+Status CallbackContext::add_system_timer(TimerId id, Timer timer) {
+  return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), true);
+}
+Status CallbackContext::remove_timer(TimerId id) { return defer_remove(runtime_.impl_->timers, changes_, id); }
+Status CallbackContext::pause_timer(TimerId id) { return defer_pause(runtime_.impl_->timers, changes_, id, true); }
+Status CallbackContext::resume_timer(TimerId id) { return defer_pause(runtime_.impl_->timers, changes_, id, false); }
+bool CallbackContext::has_timer(TimerId id) const { return runtime_.impl_->timers.has_running(id); }
+
+}  // namespace cadence

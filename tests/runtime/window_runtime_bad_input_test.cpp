@@ -1,0 +1,147 @@
+// Bad input to the runtime: each is refused with a message that names the value and the rule,
+// and nothing else changes. Runs on both queues.
+#include <gtest/gtest.h>
+
+#include "runtime_fixture.hpp"
+
+namespace cadence::testing {
+namespace {
+
+using Times = std::vector<std::int64_t>;
+
+class BadInputTest : public RuntimeFixture {
+ protected:
+  void SetUp() override {
+    // A bystander that must keep its schedule whatever else happens.
+    ASSERT_TRUE(runtime.add_timer(bystander, logged("bystander").with_delay(100ms).with_interval(100ms)).ok());
+  }
+  void ExpectRefused(const Status& s, Errc code, const std::string& mentions) {
+    ASSERT_FALSE(s.ok()) << "expected " << to_string(code);
+    EXPECT_EQ(s.error().code, code) << s.error().message;
+    EXPECT_NE(s.error().message.find(mentions), std::string::npos) << s.error().message;
+    EXPECT_EQ(runtime.timer_count(), 1u) << "nothing was added";
+  }
+  void ExpectBystanderOnSchedule() {
+    run_until(350);
+    EXPECT_EQ(times("bystander"), (Times{100, 200, 300}));
+  }
+  const TimerId bystander = TimerId::unique();
+};
+INSTANTIATE_TEST_SUITE_P(Queues, BadInputTest, ::testing::Values(QueueKind::wheel, QueueKind::heap), queue_name);
+
+TEST_P(BadInputTest, NegativeDelay) {
+  ExpectRefused(runtime.add_timer(TimerId::unique(), logged("x").with_delay(-5ms)), Errc::invalid_argument, "delay -5 ms");
+  ExpectBystanderOnSchedule();
+}
+
+TEST_P(BadInputTest, NegativeInterval) {
+  ExpectRefused(runtime.add_timer(TimerId::unique(), logged("x").with_interval(-100ms)), Errc::invalid_argument,
+                "interval -100 ms");
+  ExpectBystanderOnSchedule();
+}
+
+TEST_P(BadInputTest, NegativeTimeout) {
+  ExpectRefused(runtime.add_timer(TimerId::unique(), logged("x").with_timeout(-1s)), Errc::invalid_argument,
+                "timeout -1 s");
+  ExpectBystanderOnSchedule();
+}
+
+TEST_P(BadInputTest, ZeroInterval) {
+  ExpectRefused(runtime.add_timer(TimerId::unique(), logged("x").with_interval(0ms)), Errc::invalid_argument,
+                "leave the interval unset");
+  ExpectBystanderOnSchedule();
+}
+
+TEST_P(BadInputTest, TimeoutShorterThanDelay) {
+  ExpectRefused(runtime.add_timer(TimerId::unique(), logged("x").with_delay(500ms).with_timeout(100ms)),
+                Errc::invalid_argument, "shorter than delay 500 ms");
+  ExpectBystanderOnSchedule();
+}
+
+TEST_P(BadInputTest, AppTimerWithAReservedId) {
+  ExpectRefused(runtime.add_timer(kCursorBlinkTimer, logged("x")), Errc::invalid_argument, "reserved for system timers");
+  ExpectRefused(runtime.add_timer(TimerId{0xff}, logged("x")), Errc::invalid_argument, "0xff");
+  ExpectRefused(runtime.add_timer(TimerId{}, logged("x")), Errc::invalid_argument, "timer id 0");
+  ExpectRefused(runtime.add_system_timer(TimerId::unique(), logged("x")), Errc::invalid_argument,
+                "not a system timer id");
+  ASSERT_TRUE(runtime.add_system_timer(kCursorBlinkTimer, logged("blink").with_delay(50ms).with_timeout(50ms)).ok());
+  ExpectBystanderOnSchedule();
+  EXPECT_EQ(times("blink"), Times{50});
+}
+
+TEST_P(BadInputTest, RemovingAnUnknownId) {
+  const Status s = runtime.remove_timer(TimerId{0x123456});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Errc::not_found);
+  EXPECT_NE(s.error().message.find("0x123456"), std::string::npos);
+  EXPECT_EQ(runtime.pause_timer(TimerId{0x123456}).error().code, Errc::not_found);
+  EXPECT_EQ(runtime.resume_timer(TimerId{0x123456}).error().code, Errc::not_found);
+  ExpectBystanderOnSchedule();
+}
+
+TEST_P(BadInputTest, AddingAnIdThatExistsKeepsTheExistingTimer) {
+  const Status s = runtime.add_timer(bystander, logged("impostor").with_delay(1ms));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Errc::already_exists);
+  EXPECT_EQ(runtime.timer_count(), 1u);
+  ExpectBystanderOnSchedule();
+  EXPECT_EQ(times("impostor"), Times{});
+}
+
+TEST_P(BadInputTest, BadInputFromACallbackIsRefusedAtOnceAndLater) {
+  std::vector<Status> results;
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+                      results.push_back(info.context.add_timer(TimerId::unique(), logged("x").with_delay(-1ms)));
+                      results.push_back(info.context.add_timer(bystander, logged("x")));
+                      results.push_back(info.context.add_timer(kTooltipDelayTimer, logged("x")));
+                      results.push_back(info.context.remove_timer(TimerId{0x999999}));
+                    }));
+  frame(10);
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].error().code, Errc::invalid_argument);
+  EXPECT_EQ(results[1].error().code, Errc::already_exists);
+  EXPECT_EQ(results[2].error().code, Errc::invalid_argument);
+  EXPECT_EQ(results[3].error().code, Errc::not_found);
+  EXPECT_TRUE(last.failures.empty()) << "refused requests never reach the change-set";
+  ExpectBystanderOnSchedule();
+}
+
+TEST_P(BadInputTest, ChangesThatFailWhenAppliedAreReported) {
+  ChangeSet changes;  // recorded without the checks a context makes
+  changes.add_timer(bystander, logged("dup"));
+  changes.remove_timer(TimerId{0x777777});
+  changes.add_timer(TimerId::unique(), logged("neg").with_delay(-3ms));
+  const ApplyReport report = runtime.apply(std::move(changes));
+  ASSERT_EQ(report.failures.size(), 3u);
+  EXPECT_EQ(report.failures[0].error.code, Errc::already_exists);
+  EXPECT_EQ(report.failures[1].error.code, Errc::not_found);
+  EXPECT_EQ(report.failures[2].error.code, Errc::invalid_argument);
+  EXPECT_EQ(report.applied, 0u);
+  ExpectBystanderOnSchedule();
+}
+
+TEST_P(BadInputTest, TimeGoingBackwardsBetweenFramesIsClampedAndReported) {
+  frame(150);
+  EXPECT_EQ(times("bystander"), Times{150});
+  const ApplyReport report = frame(120);  // the source went back by 30 ms
+  ASSERT_EQ(report.failures.size(), 1u);
+  EXPECT_EQ(report.failures[0].error.code, Errc::clock_went_backwards);
+  EXPECT_NE(report.failures[0].error.message.find("30 ms"), std::string::npos) << report.failures[0].error.message;
+  EXPECT_EQ(times("bystander"), Times{150}) << "nothing ran twice or early";
+  frame(199);
+  EXPECT_EQ(times("bystander"), Times{150});
+  frame(200);
+  EXPECT_EQ(times("bystander"), (Times{150, 200}));
+}
+
+TEST_P(BadInputTest, AnInstantOfAnotherClockRunsNothing) {
+  const ApplyReport report = runtime.poll(Instant::at(ClockKind::system, 1s));
+  ASSERT_EQ(report.failures.size(), 1u);
+  EXPECT_EQ(report.failures[0].error.code, Errc::clock_mismatch);
+  EXPECT_NE(report.failures[0].error.message.find("runtime.now()"), std::string::npos);
+  EXPECT_TRUE(runs.empty());
+  ExpectBystanderOnSchedule();
+}
+
+}  // namespace
+}  // namespace cadence::testing

@@ -1,0 +1,255 @@
+// When timers run: delay, interval, timeout, missed ticks, slack, pause, next_wake. Every
+// expectation is an exact time on the manual clock. Runs on both queues.
+#include "cadence/window_runtime.hpp"
+
+#include <gtest/gtest.h>
+
+#include "runtime_fixture.hpp"
+
+namespace cadence::testing {
+namespace {
+
+using Times = std::vector<std::int64_t>;
+
+class WindowRuntimeTest : public RuntimeFixture {};
+INSTANTIATE_TEST_SUITE_P(Queues, WindowRuntimeTest, ::testing::Values(QueueKind::wheel, QueueKind::heap), queue_name);
+
+TEST_P(WindowRuntimeTest, EmptyRuntimeSleepsUntilAnEvent) {
+  EXPECT_EQ(runtime.next_wake(), std::nullopt);
+  EXPECT_EQ(runtime.next_due(), std::nullopt);
+  EXPECT_EQ(frame(1000).update, Update::nothing);
+}
+
+TEST_P(WindowRuntimeTest, DelayRunsTheFirstTimeAfterItAndNotBefore) {
+  ASSERT_TRUE(runtime.add_timer(TimerId::unique(), logged("t").with_delay(250ms).with_timeout(250ms)).ok());
+  EXPECT_EQ(runtime.next_wake(), 250ms);
+  frame(249);
+  EXPECT_TRUE(runs.empty());
+  EXPECT_EQ(runtime.next_wake(), 1ms);
+  frame(250);
+  EXPECT_EQ(times("t"), Times{250});
+}
+
+TEST_P(WindowRuntimeTest, IntervalKeepsItsGridWhateverTheFrameTimes) {
+  ASSERT_TRUE(runtime.add_timer(TimerId::unique(), Timer::every(100ms, [this](TimerCallbackInfo& i) {
+                                  runs.push_back(TimerRun{"t", ms_of(i.frame_start), i.call_count, i.missed_ticks, false});
+                                })).ok());
+  for (std::int64_t ms : {50, 103, 150, 201, 299, 300, 399}) frame(ms);
+  EXPECT_EQ(times("t"), (Times{103, 201, 300}));
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[2].call_count, 2u);
+  EXPECT_EQ(runtime.next_wake(), 1ms) << "due at 400, now 399";
+}
+
+TEST_P(WindowRuntimeTest, AnIntervalTimerRunsOnScheduleWhenFramesFollowItsWakeUps) {
+  ASSERT_TRUE(runtime.add_timer(TimerId::unique(), logged("t").with_delay(30ms).with_interval(100ms)).ok());
+  run_until(500);
+  EXPECT_EQ(times("t"), (Times{30, 130, 230, 330, 430}));
+}
+
+TEST_P(WindowRuntimeTest, NoIntervalMeansEveryFrameAfterTheDelay) {
+  ASSERT_TRUE(runtime.add_timer(TimerId::unique(), logged("anim").with_delay(40ms)).ok());
+  frame(10);
+  EXPECT_TRUE(runs.empty());
+  EXPECT_EQ(runtime.next_wake(), 30ms);
+  frame(40);
+  frame(41);
+  frame(45);
+  EXPECT_EQ(times("anim"), (Times{40, 41, 45}));
+  EXPECT_EQ(runtime.next_wake(), 16ms) << "while animating, wake one frame interval (16 ms) after the last frame";
+}
+
+TEST_P(WindowRuntimeTest, TimeoutEndsWithOneFlaggedRunAtTheTimeout) {
+  const TimerId id = TimerId::unique();
+  ASSERT_TRUE(runtime.add_timer(id, logged("t").with_delay(100ms).with_interval(100ms).with_timeout(250ms)).ok());
+  run_until(1000);
+  EXPECT_EQ(times("t"), (Times{100, 200, 250}));
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_FALSE(runs[1].last);
+  EXPECT_TRUE(runs[2].last);
+  EXPECT_FALSE(runtime.has_timer(id));
+  EXPECT_EQ(runtime.timer_count(), 0u);
+}
+
+TEST_P(WindowRuntimeTest, AnimationWithTimeoutWakesForItsLastRun) {
+  const TimerId id = TimerId::unique();
+  ASSERT_TRUE(runtime.add_timer(id, logged("fade").with_timeout(40ms)).ok());
+  run_until(200);
+  // Frames every 16 ms from the first run at 0, and one more at the timeout (40 ms), flagged.
+  EXPECT_EQ(times("fade"), (Times{0, 16, 32, 40}));
+  EXPECT_TRUE(runs.back().last);
+  EXPECT_FALSE(runtime.has_timer(id));
+}
+
+TEST_P(WindowRuntimeTest, OnceRunsOnceFlaggedAsLast) {
+  const TimerId id = TimerId::unique();
+  ASSERT_TRUE(runtime.add_timer(id, Timer::once(500ms, [this](TimerCallbackInfo& i) {
+                                  runs.push_back(TimerRun{"once", ms_of(i.frame_start), i.call_count, 0, i.is_about_to_finish});
+                                })).ok());
+  run_until(5000);
+  ASSERT_EQ(times("once"), Times{500});
+  EXPECT_TRUE(runs[0].last);
+  EXPECT_FALSE(runtime.has_timer(id));
+}
+
+TEST_P(WindowRuntimeTest, TerminateRemovesTheTimerAfterThatRun) {
+  const TimerId id = TimerId::unique();
+  ASSERT_TRUE(runtime.add_timer(id, logged("t", TimerCallbackReturn::stop()).with_interval(10ms)).ok());
+  run_until(100);
+  EXPECT_EQ(times("t"), Times{0});
+  EXPECT_FALSE(runtime.has_timer(id));
+}
+
+TEST_P(WindowRuntimeTest, AllTimersOfAFrameSeeOneFrameStartInDueOrder) {
+  add(TimerId::unique(), logged("c").with_delay(30ms).with_timeout(30ms));
+  add(TimerId::unique(), logged("a").with_delay(10ms).with_timeout(10ms));
+  add(TimerId::unique(), logged("b").with_delay(20ms).with_timeout(20ms));
+  add(TimerId::unique(), logged("a2").with_delay(10ms).with_timeout(10ms));
+  add(TimerId::unique(), logged("anim").with_delay(5ms));
+  frame(35);
+  EXPECT_EQ(names(), (std::vector<std::string>{"anim", "a", "a2", "b", "c"}));
+  for (const TimerRun& r : runs) EXPECT_EQ(r.at_ms, 35);
+}
+
+TEST_P(WindowRuntimeTest, RedrawRequestsMergeToTheLargest) {
+  add(TimerId::unique(), logged("a", TimerCallbackReturn::redraw()).with_delay(10ms).with_timeout(10ms));
+  add(TimerId::unique(), logged("b").with_delay(10ms).with_timeout(10ms));
+  EXPECT_EQ(frame(10).update, Update::redraw_window);
+  add(TimerId::unique(), logged("c", {Update::redraw_all, false}).with_delay(5ms).with_timeout(5ms));
+  add(TimerId::unique(), logged("d", TimerCallbackReturn::redraw()).with_delay(5ms).with_timeout(5ms));
+  EXPECT_EQ(frame(15).update, Update::redraw_all);
+  EXPECT_EQ(frame(16).update, Update::nothing);
+}
+
+// A 100 ms interval timer; the app stalls from 0 to 5,050 ms.
+class MissedTicksTest : public RuntimeFixture {
+ protected:
+  void stall(MissedTicks policy) {
+    ASSERT_TRUE(runtime.add_timer(TimerId::unique(), logged("t").with_interval(100ms).with_missed_ticks(policy)).ok());
+    frame(0);
+    frame(5050);
+  }
+};
+INSTANTIATE_TEST_SUITE_P(Queues, MissedTicksTest, ::testing::Values(QueueKind::wheel, QueueKind::heap), queue_name);
+
+TEST_P(MissedTicksTest, SkipRunsOnceReportsTheMissedTicksAndKeepsTheGrid) {
+  stall(MissedTicks::skip);
+  ASSERT_EQ(times("t"), (Times{0, 5050}));
+  EXPECT_EQ(runs[1].missed, 49u) << "due at 100..5000 (50 times), ran once";
+  EXPECT_EQ(runtime.next_wake(), 50ms) << "next on the grid: 5,100";
+}
+
+TEST_P(MissedTicksTest, BurstRunsEveryMissedTickThenKeepsTheGrid) {
+  stall(MissedTicks::burst);
+  EXPECT_EQ(runs.size(), 1u + 50u);
+  EXPECT_EQ(runs.back().call_count, 50u);
+  EXPECT_EQ(runtime.next_wake(), 50ms);
+}
+
+TEST_P(MissedTicksTest, DelayRestartsFromTheLateRun) {
+  stall(MissedTicks::delay);
+  ASSERT_EQ(times("t"), (Times{0, 5050}));
+  EXPECT_EQ(runs[1].missed, 0u);
+  EXPECT_EQ(runtime.next_wake(), 100ms) << "next at 5,150";
+}
+
+TEST_P(MissedTicksTest, BurstCatchesUpAtMostAHundredRunsPerFrame) {
+  ASSERT_TRUE(runtime.add_timer(TimerId::unique(),
+                                logged("t").with_delay(1ms).with_interval(1ms).with_missed_ticks(MissedTicks::burst)).ok());
+  frame(250);  // due at 1..250: 250 runs owed
+  EXPECT_EQ(runs.size(), std::size_t{Timer::kMaxBurstRuns});
+  EXPECT_EQ(runtime.next_wake(), 0ms) << "still behind: due again at once";
+  frame(250);
+  EXPECT_EQ(runs.size(), 200u);
+  frame(250);
+  EXPECT_EQ(runs.size(), 250u) << "caught up";
+  EXPECT_EQ(runtime.next_wake(), 1ms) << "next due at 251";
+}
+
+TEST_P(WindowRuntimeTest, SlackGathersTimersOnASharedWakeUp) {
+  // Slack 50 ms: run at the next multiple of 32 ms; due at 1,003 and 1,020: both at 1,024.
+  add(TimerId::unique(), logged("a").with_delay(1003ms).with_timeout(1003ms).with_slack(50ms));
+  add(TimerId::unique(), logged("b").with_delay(1020ms).with_timeout(1020ms).with_slack(50ms));
+  add(TimerId::unique(), logged("strict").with_delay(1010ms).with_timeout(1010ms));
+  run_until(2000);
+  EXPECT_EQ(times("strict"), Times{1010});
+  EXPECT_EQ(times("a"), Times{1024});
+  EXPECT_EQ(times("b"), Times{1024});
+}
+
+TEST_P(WindowRuntimeTest, PauseKeepsTheTimeLeftAndShiftsTheTimeout) {
+  const TimerId id = TimerId::unique();
+  ASSERT_TRUE(runtime.add_timer(id, logged("t").with_delay(100ms).with_interval(100ms).with_timeout(350ms)).ok());
+  run_until(130);
+  ASSERT_EQ(times("t"), Times{100});
+  ASSERT_TRUE(runtime.pause_timer(id).ok());
+  ASSERT_TRUE(runtime.pause_timer(id).ok()) << "pausing twice changes nothing";
+  EXPECT_EQ(runtime.next_wake(), std::nullopt);
+  EXPECT_TRUE(runtime.timer_status(id)->paused);
+  run_until(1000);
+  EXPECT_EQ(times("t"), Times{100});
+  ASSERT_TRUE(runtime.resume_timer(id).ok());  // 70 ms left to the next run, 220 ms to the timeout
+  ASSERT_TRUE(runtime.resume_timer(id).ok()) << "resuming a running timer changes nothing";
+  run_until(2000);
+  EXPECT_EQ(times("t"), (Times{100, 1070, 1170, 1220}));
+  EXPECT_TRUE(runs.back().last);
+}
+
+TEST_P(WindowRuntimeTest, PausedAnimationResumesRunningEveryFrame) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("anim"));
+  frame(0);
+  frame(16);
+  ASSERT_TRUE(runtime.pause_timer(id).ok());
+  frame(32);
+  EXPECT_EQ(runtime.next_wake(), std::nullopt);
+  ASSERT_TRUE(runtime.resume_timer(id).ok());
+  frame(48);
+  frame(64);
+  EXPECT_EQ(times("anim"), (Times{0, 16, 48, 64}));
+  EXPECT_TRUE(runtime.timer_status(id)->every_frame);
+}
+
+TEST_P(WindowRuntimeTest, StatusReportsTheSchedule) {
+  const TimerId id = TimerId::unique();
+  frame(40);
+  add(id, logged("t").with_delay(100ms).with_interval(50ms).with_timeout(1s));
+  auto s = runtime.timer_status(id);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->created, at_ms(40));
+  EXPECT_EQ(s->next_due, at_ms(140));
+  EXPECT_EQ(s->expires, at_ms(1040));
+  EXPECT_EQ(s->run_count, 0u);
+  frame(140);
+  s = runtime.timer_status(id);
+  EXPECT_EQ(s->run_count, 1u);
+  EXPECT_EQ(s->last_run, at_ms(140));
+  EXPECT_EQ(s->next_due, at_ms(190));
+  EXPECT_EQ(runtime.timer_status(TimerId::unique()), std::nullopt);
+}
+
+TEST_P(WindowRuntimeTest, SubMillisecondDueTimesRoundUpNeverDown) {
+  ASSERT_TRUE(clock.set(Instant::at(ClockKind::tick, 10'400us)).ok());
+  add(TimerId::unique(), logged("t").with_delay(1ms).with_timeout(1ms));  // due at 11.4 ms
+  EXPECT_EQ(runtime.next_wake(), 1'600us) << "wake at 12 ms";
+  ASSERT_TRUE(clock.set(Instant::at(ClockKind::tick, 11'900us)).ok());
+  runtime.poll(clock.now());
+  EXPECT_TRUE(runs.empty());
+  frame(12);
+  EXPECT_EQ(times("t"), Times{12});
+}
+
+TEST_P(WindowRuntimeTest, FrameIntervalIsAdjustableAndChecked) {
+  EXPECT_EQ(runtime.frame_interval(), 16ms);
+  const Status bad = runtime.set_frame_interval(0ms);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, Errc::invalid_argument);
+  EXPECT_EQ(runtime.frame_interval(), 16ms);
+  ASSERT_TRUE(runtime.set_frame_interval(7ms).ok());
+  add(TimerId::unique(), logged("anim"));
+  frame(100);
+  EXPECT_EQ(runtime.next_wake(), 7ms);
+}
+
+}  // namespace
+}  // namespace cadence::testing
