@@ -1,6 +1,8 @@
-// The cost of a frame in which nothing is due: run the due timers, apply the frame's changes,
-// compute the next wake-up. cadence's WindowRuntime beside a runtime that checks every timer on
-// every frame (azul's design), with 100 and 100,000 idle timers. scripts/bench runs this.
+// The cost of a frame in which nothing is due: run the due timers and threads, apply the frame's
+// changes, compute the next wake-up. cadence's WindowRuntime beside a runtime built like azul's
+// (every timer checked and every thread ticked and polled, every frame), with 100 and 100,000
+// idle timers, without threads and with 100 idle threads. Arguments: timers, threads.
+// scripts/bench runs this.
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -22,6 +24,17 @@ Duration idle_interval(std::mt19937_64& rng) {
   return std::chrono::milliseconds(kWeekMs + rng() % kWeekMs);
 }
 
+// Idle threads: workers waiting for a job (and not for Ticks) until they are told to stop.
+void start_idle_threads(WindowRuntime& runtime, int count) {
+  for (int i = 0; i < count; ++i) {
+    (void)runtime.start_thread(ThreadId::unique(), Thread::create(0, 0, [](int, ThreadSender<int>&, ThreadReceiver& in) {
+      while (auto m = in.receive_for(std::chrono::hours(1), /*ticks=*/false)) {
+        if (m->is_terminate()) return;
+      }
+    }));
+  }
+}
+
 void FrameOverhead_cadence(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   ManualClock clock;
@@ -31,6 +44,7 @@ void FrameOverhead_cadence(benchmark::State& state) {
     const Duration every = idle_interval(rng);
     (void)runtime.add_timer(TimerId::unique(), Timer::every(every, [](TimerCallbackInfo&) {}));
   }
+  start_idle_threads(runtime, static_cast<int>(state.range(1)));
   for (auto _ : state) {
     (void)clock.advance(16ms);
     ChangeSet changes;
@@ -40,6 +54,7 @@ void FrameOverhead_cadence(benchmark::State& state) {
   }
 }
 
+// azul's threads: every frame sends each thread a Tick and polls its channel (one message each).
 void FrameOverhead_azul(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   ManualClock clock;
@@ -49,15 +64,17 @@ void FrameOverhead_azul(benchmark::State& state) {
     const Duration every = idle_interval(rng);
     runtime.add_timer(i + 0x100, clock.now(), every, every, [] {});
   }
+  for (int i = 0; i < state.range(1); ++i) runtime.add_idle_thread();
   for (auto _ : state) {
     (void)clock.advance(16ms);
     runtime.run_timers(clock.now());
+    runtime.run_threads();
     benchmark::DoNotOptimize(runtime.next_wake(clock.now()));
   }
 }
 
-BENCHMARK(FrameOverhead_cadence)->Arg(100)->Arg(100'000);
-BENCHMARK(FrameOverhead_azul)->Arg(100)->Arg(100'000);
+BENCHMARK(FrameOverhead_cadence)->Args({100, 0})->Args({100'000, 0})->Args({100, 100})->Args({100'000, 100});
+BENCHMARK(FrameOverhead_azul)->Args({100, 0})->Args({100'000, 0})->Args({100, 100})->Args({100'000, 100});
 
 }  // namespace
 }  // namespace cadence::bench

@@ -9,12 +9,23 @@ import re
 import sys
 from collections import defaultdict
 
-NAME = re.compile(r"^(\w+)<(\w+)>/(\d+)")
-PLAIN = re.compile(r"^([A-Za-z]+)_(\w+)/(\d+)")  # Family_impl/N
+HEAD = re.compile(r"^(\w+)<(\w+)>$|^([A-Za-z]+)_(\w+)$")  # Family<impl> or Family_impl
+
+
+def parse(name):
+    """'Pair<TimerWheel>/1000' -> ('Pair', 'TimerWheel', (1000,)); 'Send_mutex/real_time' ->
+    ('Send', 'mutex', ()). Parts that are not numbers (real_time, iterations:3) are dropped."""
+    parts = name.split("/")
+    m = HEAD.match(parts[0])
+    if not m:
+        return None
+    family, impl = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    args = tuple(int(p) for p in parts[1:] if p.isdigit())
+    return family, impl, args
 
 
 def load(paths):
-    """{(family, queue, n): {field: median value}}"""
+    """{(family, impl, args...): {field: median value}}"""
     out = defaultdict(dict)
     for path in paths:
         with open(path) as f:
@@ -22,14 +33,15 @@ def load(paths):
         for b in data["benchmarks"]:
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
                 continue
-            name = b.get("run_name", b["name"])
-            m = NAME.match(name) or PLAIN.match(name)
-            if not m:
+            parsed = parse(b.get("run_name", b["name"]))
+            if not parsed:
                 continue
-            key = (m.group(1), m.group(2), int(m.group(3)))
+            family, impl, args = parsed
+            key = (family, impl) + args
             scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
             out[key]["time_ns"] = b["real_time"] * scale
-            for field in ("ns_per_timer", "worst_frame_us", "mean_frame_ns", "bytes_per_timer"):
+            for field in ("ns_per_timer", "worst_frame_us", "mean_frame_ns", "bytes_per_timer",
+                          "wakes_per_batch", "items_per_second"):
                 if field in b:
                     out[key][field] = b[field]
     return out
@@ -57,8 +69,8 @@ def table(head, rows):
     return "\n".join(lines)
 
 
-def get(r, family, queue, n, field="time_ns"):
-    return r.get((family, queue, n), {}).get(field)
+def get(r, family, impl, *args, field="time_ns"):
+    return r.get((family, impl) + args, {}).get(field)
 
 
 def queues_tables(r):
@@ -99,20 +111,20 @@ def queues_tables(r):
 
     rows = []
     for n in ns:
-        w = get(r, "Fire", "TimerWheel", n, "ns_per_timer")
+        w = get(r, "Fire", "TimerWheel", n, field="ns_per_timer")
         if w is None:
             continue
-        h = get(r, "Fire", "LazyHeapQueue", n, "ns_per_timer")
-        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Fire", q, n, "ns_per_timer")) for q in others[:4]]
+        h = get(r, "Fire", "LazyHeapQueue", n, field="ns_per_timer")
+        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Fire", q, n, field="ns_per_timer")) for q in others[:4]]
         target = f"heap/wheel {fmt(h / w if h else None, 2)} (>= 4): {verdict(h and h / w >= 4)}" if n == 100000 else f"heap/wheel {fmt(h / w if h else None, 2)}"
         rows.append(cells + [target])
     if rows:
         out.append("### Firing in 16 ms frames until all have fired (ns per timer)\n\n" + table(
             ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "ratio"], rows))
 
-    w = get(r, "FireWorstFrame", "TimerWheel", 1000000, "worst_frame_us")
-    h = get(r, "FireWorstFrame", "LazyHeapQueue", 1000000, "worst_frame_us")
-    t = get(r, "FireWorstFrame", "HeapTimerQueue", 1000000, "worst_frame_us")
+    w = get(r, "FireWorstFrame", "TimerWheel", 1000000, field="worst_frame_us")
+    h = get(r, "FireWorstFrame", "LazyHeapQueue", 1000000, field="worst_frame_us")
+    t = get(r, "FireWorstFrame", "HeapTimerQueue", 1000000, field="worst_frame_us")
     if w is not None:
         out.append("### Worst single frame while firing, N = 1e6 (us)\n\n" + table(
             ["TimerWheel", "HeapTimerQueue", "lazy heap", "target"],
@@ -134,12 +146,12 @@ def queues_tables(r):
                          ("IdleMovingDraining", "timers due in 20-40 s (the wheel moves a coarse slot down meanwhile)")):
         rows = []
         for n in ns:
-            w = get(r, family, "TimerWheel", n, "mean_frame_ns")
+            w = get(r, family, "TimerWheel", n, field="mean_frame_ns")
             if w is None:
                 continue
-            h = get(r, family, "LazyHeapQueue", n, "mean_frame_ns")
-            ww = get(r, family, "TimerWheel", n, "worst_frame_us")
-            hw = get(r, family, "LazyHeapQueue", n, "worst_frame_us")
+            h = get(r, family, "LazyHeapQueue", n, field="mean_frame_ns")
+            ww = get(r, family, "TimerWheel", n, field="worst_frame_us")
+            hw = get(r, family, "LazyHeapQueue", n, field="worst_frame_us")
             target = ""
             if n == 1000000:
                 target = (f"mean wheel/heap {fmt(w / h if h else None, 1)} (<= 20): {verdict(h and w / h <= 20)}; "
@@ -151,10 +163,10 @@ def queues_tables(r):
 
     rows = []
     for n in ns:
-        w = get(r, "Memory", "TimerWheel", n, "bytes_per_timer")
+        w = get(r, "Memory", "TimerWheel", n, field="bytes_per_timer")
         if w is None:
             continue
-        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Memory", q, n, "bytes_per_timer")) for q in others[:3]]
+        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Memory", q, n, field="bytes_per_timer")) for q in others[:3]]
         rows.append(cells + [f"{verdict(w <= 32)} (<= 32)" if n == 1000000 else ""])
     if rows:
         out.append("### Memory (heap bytes per pending timer, measured by the allocator)\n\n" + table(
@@ -164,25 +176,56 @@ def queues_tables(r):
 
 def runtime_tables(r):
     rows = []
-    c1, c5 = get(r, "FrameOverhead", "cadence", 100), get(r, "FrameOverhead", "cadence", 100000)
-    for n in (100, 100000):
-        c = get(r, "FrameOverhead", "cadence", n)
-        a = get(r, "FrameOverhead", "azul", n)
-        if c is None:
-            continue
-        target = f"{verdict(c < 1000)} (< 1 us)"
-        if n == 100000 and c1:
-            target += f"; 1e5/100 = {fmt(c / c1, 2)} (<= 1.5): {verdict(c / c1 <= 1.5)}"
-        rows.append([f"{n:,}", fmt(c), fmt(a), fmt(a / c if a else None), target])
+    base = get(r, "FrameOverhead", "cadence", 100, 100)
+    for timers in (100, 100000):
+        for threads in (0, 100):
+            c = get(r, "FrameOverhead", "cadence", timers, threads)
+            a = get(r, "FrameOverhead", "azul", timers, threads)
+            if c is None:
+                continue
+            target = ""
+            if threads == 100:
+                target = f"{verdict(c < 1000)} (< 1 us)"
+                if timers == 100000 and base:
+                    target += f"; vs 100 timers {fmt(c / base, 2)} (<= 1.5): {verdict(c / base <= 1.5)}"
+            rows.append([f"{timers:,}", str(threads), fmt(c), fmt(a), fmt(a / c if a else None), target])
     if not rows:
         return []
-    return ["### Runtime frame with nothing due: run_timers + apply + next_wake (ns per frame)\n\n" + table(
-        ["idle timers", "cadence WindowRuntime", "azul-style (every timer checked)", "azul/cadence", "target"], rows)]
+    return ["### Runtime frame with nothing due: run_timers + run_threads + apply + next_wake (ns per frame)\n\n" + table(
+        ["idle timers", "idle threads", "cadence WindowRuntime", "azul-style", "azul/cadence", "target"], rows)]
+
+
+def channel_tables(r):
+    out = []
+    rows = []
+    for mode, what in (("SendFrames", "UI drains once per 16 ms frame"), ("SendBusy", "UI drains non-stop")):
+        lf, mx = get(r, mode, "lockfree"), get(r, mode, "mutex")
+        if lf is None:
+            continue
+        ratio = mx / lf if mx else None
+        target = f"{fmt(ratio, 1)}x (>= 5): {verdict(ratio and ratio >= 5)}" if mode == "SendFrames" else f"{fmt(ratio, 2)}x"
+        rows.append([what, fmt(lf), fmt(mx), target])
+    if rows:
+        out.append("### One send, worker thread (ns), while the UI thread drains\n\n" + table(
+            ["UI thread", "cadence (lock-free queue + doorbell)", "mutex + deque", "mutex/cadence"], rows))
+    rows = []
+    for n in (1, 1000):
+        w = get(r, "Wakeups", "runtime", n, field="wakes_per_batch")
+        if w is not None:
+            rows.append([f"{n:,}", fmt(w, 2), verdict(w <= 1.0) + " (1 per batch)"])
+    if rows:
+        out.append("### Waker calls per batch of messages posted while the loop sleeps\n\n" + table(
+            ["messages per batch", "wake-ups per batch", "target"], rows))
+    t = get(r, "Throughput", "runtime", field="items_per_second")
+    if t is not None:
+        out.append(f"### Through the runtime\n\nOne worker flooding write-backs, the UI thread running frames until all are applied: "
+                   f"**{t / 1e6:.1f} million messages per second** ({1e9 / t:.0f} ns per message, send to write-back).")
+    return out
 
 
 def main(paths):
     r = load(paths)
-    sections = queues_tables(r) + runtime_tables(r)
+    sections = queues_tables(r) + runtime_tables(r) + channel_tables(r)
     print("\n\n".join(sections))
 
 

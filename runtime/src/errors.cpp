@@ -15,6 +15,8 @@ const char* to_string(Errc code) noexcept {
     case Errc::callback_threw: return "callback_threw";
     case Errc::clock_went_backwards: return "clock_went_backwards";
     case Errc::reentrant_call: return "reentrant_call";
+    case Errc::closed: return "closed";
+    case Errc::resource: return "resource";
   }
   return "unknown";
 }

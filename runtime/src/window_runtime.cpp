@@ -1,25 +1,34 @@
 #include "cadence/window_runtime.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <thread>
 #include <utility>
 
 #include "text.hpp"
+#include "thread_table.hpp"
 #include "timer_table.hpp"
 
 namespace cadence {
 
 struct WindowRuntime::Impl {
   Impl(TimeSource s, Options o)
-      : source(std::move(s)), options(o), origin(source.now()), timers(origin, o.queue) {}
+      : source(std::move(s)),
+        options(o),
+        origin(source.now()),
+        timers(origin, o.queue),
+        threads(std::make_shared<detail::RuntimeLink>(),
+                detail::ThreadLimits{std::max<std::uint32_t>(o.messages_per_frame, 1),
+                                     std::max<std::uint32_t>(o.messages_per_thread, 1), o.join_deadline}) {}
 
   TimeSource source;
   Options options;
   Instant origin;
   detail::TimerTable timers;
+  detail::ThreadTable threads;
   std::optional<Instant> last_frame;
-  // While run_timers() calls back: the frame's changes, so that direct calls made from inside a
-  // callback are deferred exactly like calls through the context.
+  // While run_timers() or run_threads() calls back: the frame's changes, so that direct calls
+  // made from inside a callback are deferred exactly like calls through the context.
   ChangeSet* running = nullptr;
   std::thread::id owner = std::this_thread::get_id();
 
@@ -62,6 +71,24 @@ Status defer_add(detail::TimerTable& timers, ChangeSet& changes, TimerId id, Tim
                                            "remove it first or use TimerId::unique()"};
   }
   changes.add_timer(id, std::move(timer), system);
+  return {};
+}
+
+Status check_new_thread(ThreadId id) {
+  if (!id.is_valid() || id.is_system()) {
+    return Error{Errc::invalid_argument, "thread id " + detail::hex(id.value) +
+                                             " is reserved (0-4); use ThreadId::unique() (ids from 5)"};
+  }
+  return {};
+}
+
+Status defer_start(detail::ThreadTable& threads, ChangeSet& changes, ThreadId id, Thread thread) {
+  if (Status s = check_new_thread(id); !s) return s;
+  if (threads.contains(id) || changes.starts_thread(id)) {
+    return Error{Errc::already_exists, "a thread with id " + detail::hex(id.value) +
+                                           " already runs in this window (or starts in this frame)"};
+  }
+  changes.start_thread(id, std::move(thread));
   return {};
 }
 
@@ -145,6 +172,32 @@ Status WindowRuntime::resume_timer(TimerId id) {
   return impl_->timers.resume(id, impl_->current());
 }
 
+Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
+  impl_->check_thread();
+  if (impl_->running) return defer_start(impl_->threads, *impl_->running, id, std::move(thread));
+  if (Status s = check_new_thread(id); !s) return s;
+  return impl_->threads.start(id, std::move(thread));
+}
+
+Status WindowRuntime::stop_thread(ThreadId id) {
+  impl_->check_thread();
+  return impl_->threads.stop(id);
+}
+
+Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
+  impl_->check_thread();
+  return impl_->threads.send(id, std::move(payload));
+}
+
+bool WindowRuntime::has_thread(ThreadId id) const { return impl_->threads.contains(id); }
+std::size_t WindowRuntime::thread_count() const noexcept { return impl_->threads.size(); }
+void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) { return impl_->threads.writeback(id, type); }
+
+void WindowRuntime::set_waker(std::function<void()> waker) {
+  impl_->check_thread();
+  impl_->threads.set_waker(std::move(waker));
+}
+
 bool WindowRuntime::has_timer(TimerId id) const { return impl_->timers.has_running(id); }
 std::optional<TimerStatus> WindowRuntime::timer_status(TimerId id) const { return impl_->timers.status(id); }
 std::size_t WindowRuntime::timer_count() const noexcept { return impl_->timers.size(); }
@@ -182,6 +235,22 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
   impl_->timers.run(frame_start, context, changes);
 }
 
+void WindowRuntime::run_threads(ChangeSet& changes) {
+  impl_->check_thread();
+  if (impl_->running) {
+    changes.frame_error(Error{Errc::reentrant_call,
+                              "run_threads() was called from inside a callback; a frame runs its threads once"});
+    return;
+  }
+  CallbackContext context(*this, changes, impl_->last_frame ? *impl_->last_frame : impl_->current());
+  impl_->running = &changes;
+  struct Reset {
+    ChangeSet*& running;
+    ~Reset() { running = nullptr; }
+  } reset{impl_->running};
+  impl_->threads.run(context, changes);
+}
+
 ApplyReport WindowRuntime::apply(ChangeSet changes) {
   impl_->check_thread();
   ApplyReport report;
@@ -209,6 +278,16 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
     } else if (auto* failed = std::get_if<TimerFailed>(&change)) {
       (void)timers.remove(failed->id);
       report.failures.push_back(Failure{failed->id, Error{Errc::callback_threw, failed->message}});
+    } else if (auto* start = std::get_if<StartThread>(&change)) {
+      Status s = check_new_thread(start->id);
+      if (s) s = impl_->threads.start(start->id, std::move(start->thread));
+      if (s) {
+        ++report.applied;
+      } else {
+        report.failures.push_back(Failure{TimerId{}, s.error(), start->id});
+      }
+    } else if (auto* thread_failed = std::get_if<ThreadFailed>(&change)) {
+      report.failures.push_back(Failure{TimerId{}, thread_failed->error, thread_failed->id});
     } else if (auto* error = std::get_if<FrameError>(&change)) {
       report.failures.push_back(Failure{TimerId{}, error->error});
     }
@@ -219,10 +298,12 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
 ApplyReport WindowRuntime::poll(Instant frame_start) {
   ChangeSet changes;
   run_timers(frame_start, changes);
+  run_threads(changes);
   return apply(std::move(changes));
 }
 
 std::optional<Instant> WindowRuntime::next_due() {
+  if (impl_->threads.pending()) return impl_->current();  // worker messages wait: now
   return impl_->timers.next_due(impl_->options.frame_interval, impl_->last_frame);
 }
 
@@ -248,5 +329,13 @@ Status CallbackContext::remove_timer(TimerId id) { return defer_remove(runtime_.
 Status CallbackContext::pause_timer(TimerId id) { return defer_pause(runtime_.impl_->timers, changes_, id, true); }
 Status CallbackContext::resume_timer(TimerId id) { return defer_pause(runtime_.impl_->timers, changes_, id, false); }
 bool CallbackContext::has_timer(TimerId id) const { return runtime_.impl_->timers.has_running(id); }
+Status CallbackContext::start_thread(ThreadId id, Thread thread) {
+  return defer_start(runtime_.impl_->threads, changes_, id, std::move(thread));
+}
+Status CallbackContext::stop_thread(ThreadId id) { return runtime_.impl_->threads.stop(id); }
+Status CallbackContext::send_to_thread(ThreadId id, Payload payload) {
+  return runtime_.impl_->threads.send(id, std::move(payload));
+}
+bool CallbackContext::has_thread(ThreadId id) const { return runtime_.impl_->threads.contains(id); }
 
 }  // namespace cadence

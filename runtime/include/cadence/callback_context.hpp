@@ -20,7 +20,9 @@
 
 #include "cadence/change_set.hpp"
 #include "cadence/ids.hpp"
+#include "cadence/payload.hpp"
 #include "cadence/result.hpp"
+#include "cadence/thread.hpp"
 #include "cadence/time.hpp"
 #include "cadence/timer.hpp"
 
@@ -56,6 +58,15 @@ class CallbackContext {
   Status resume_timer(TimerId id);
   /// True when a timer with that id is live and not stopped in this frame.
   bool has_timer(TimerId id) const;
+
+  /// Starts a background thread when the frame's changes are applied. Checked at once.
+  /// Errors: invalid_argument for id 0 or a reserved id (1-4); already_exists.
+  Status start_thread(ThreadId id, Thread thread);
+  /// Asks a thread to stop, now (see WindowRuntime::stop_thread). Errors: not_found.
+  Status stop_thread(ThreadId id);
+  /// Sends a Custom message to a thread, now. Errors: not_found; closed.
+  Status send_to_thread(ThreadId id, Payload payload);
+  bool has_thread(ThreadId id) const;
 
   /// Asks for a redraw after this frame.
   void request_redraw(Update update = Update::redraw_window) noexcept { changes_.request(update); }

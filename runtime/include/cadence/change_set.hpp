@@ -1,8 +1,8 @@
 // cadence/change_set.hpp: the one type every callback source emits.
 //
 // Event callbacks, timer callbacks and background-thread write-backs all describe what they want
-// changed in a ChangeSet: timers to add, remove, pause or resume, threads to start or stop,
-// failures to report, and whether to redraw. The window applies one ChangeSet per frame, in
+// changed in a ChangeSet: timers to add, remove, pause or resume, threads to start, failures to
+// report, and whether to redraw. The window applies one ChangeSet per frame, in
 // order, with WindowRuntime::apply().
 //
 //     ChangeSet changes;
@@ -22,6 +22,7 @@
 
 #include "cadence/ids.hpp"
 #include "cadence/result.hpp"
+#include "cadence/thread.hpp"
 #include "cadence/timer.hpp"
 
 namespace cadence {
@@ -45,13 +46,25 @@ struct TimerFailed {
   TimerId id;
   std::string message;
 };
+/// Starts a background thread when the frame's changes are applied.
+struct StartThread {
+  ThreadId id;
+  Thread thread;
+};
+/// A worker threw (it is removed once its messages are delivered), or one of its write-backs
+/// threw on the UI thread (the worker goes on).
+struct ThreadFailed {
+  ThreadId id;
+  Error error;
+};
 /// Something about the frame itself went wrong (the clock stepped back, an instant of another
 /// clock, a re-entrant call); reported by apply(), changes nothing.
 struct FrameError {
   Error error;
 };
 
-using Change = std::variant<AddTimer, RemoveTimer, PauseTimer, ResumeTimer, TimerFailed, FrameError>;
+using Change = std::variant<AddTimer, RemoveTimer, PauseTimer, ResumeTimer, TimerFailed, StartThread, ThreadFailed,
+                            FrameError>;
 
 class ChangeSet {
  public:
@@ -68,6 +81,13 @@ class ChangeSet {
   void resume_timer(TimerId id) { changes_.emplace_back(ResumeTimer{id}); }
   void timer_failed(TimerId id, std::string message) { changes_.emplace_back(TimerFailed{id, std::move(message)}); }
   void frame_error(Error error) { changes_.emplace_back(FrameError{std::move(error)}); }
+  void start_thread(ThreadId id, Thread thread) {
+    changes_.emplace_back(StartThread{id, std::move(thread)});
+    pending_threads_.insert(id);
+  }
+  void thread_failed(ThreadId id, Error error) { changes_.emplace_back(ThreadFailed{id, std::move(error)}); }
+  /// True when this set starts a thread with that id.
+  bool starts_thread(ThreadId id) const { return pending_threads_.contains(id); }
   /// True when this set adds a timer with that id (and does not remove it again).
   bool adds_timer(TimerId id) const { return pending_adds_.contains(id); }
   /// Asks for a redraw (the largest request of the frame wins).
@@ -81,14 +101,16 @@ class ChangeSet {
  private:
   std::vector<Change> changes_;
   std::unordered_set<TimerId> pending_adds_;
+  std::unordered_set<ThreadId> pending_threads_;
   Update update_ = Update::nothing;
 };
 
-/// Something that went wrong in a frame: a callback that threw, a change that was refused, a
-/// clock that stepped back. `timer` names the timer concerned (0 when none).
+/// Something that went wrong in a frame: a callback or worker that threw, a change that was
+/// refused, a clock that stepped back. `timer` or `thread` names what it concerns (0 when none).
 struct Failure {
   TimerId timer;
   Error error;
+  ThreadId thread{};
 };
 
 /// What apply() did.

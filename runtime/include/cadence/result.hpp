@@ -33,6 +33,8 @@ enum class Errc : std::uint8_t {
   callback_threw,     ///< a callback threw; the message is the exception's
   clock_went_backwards,  ///< the time source returned an earlier time than before
   reentrant_call,     ///< a call made from inside a callback that must not make it
+  closed,             ///< the other end of a channel is gone (a finished thread)
+  resource,           ///< the system refused a resource (a thread could not be created)
 };
 
 /// Returns a short, stable name for `code` ("invalid_argument", ...). O(1).

@@ -1,15 +1,17 @@
-// cadence/window_runtime.hpp: the timers (and background threads) of one window.
+// cadence/window_runtime.hpp: the timers and background threads of one window.
 //
 // Each window owns a WindowRuntime. Once per frame the window's event loop asks it to run the
 // timers that are due, applies the frame's changes, and then sleeps for next_wake():
 //
 //     WindowRuntime runtime(TimeSource::system());
 //     runtime.add_timer(TimerId::unique(), Timer::every(530ms, blink_caret));
+//     runtime.set_waker([] { glfwPostEmptyEvent(); });
 //     for (;;) {
 //       wait_for_events(runtime.next_wake());   // nullopt: no timeout; 0: do not sleep
 //       ChangeSet changes;
 //       handle_input(runtime.context(changes));
 //       runtime.run_timers(runtime.now(), changes);
+//       runtime.run_threads(changes);
 //       if (runtime.apply(std::move(changes)).update != Update::nothing) render();
 //     }
 //
@@ -24,20 +26,27 @@
 //   each change takes effect. Calling add_timer() and friends directly from inside a callback
 //   is allowed and behaves the same way.
 // - Nothing a callback throws leaves run_timers(): the timer is removed and the error reported
-//   in the ApplyReport.
+//   in the ApplyReport. Likewise for workers and write-backs in run_threads().
+// - Destroying the runtime stops its threads and joins them, waiting at most join_deadline;
+//   workers still running after that are let go and can no longer reach it (their sends
+//   return false).
 //
 // Thread: UI thread only (the thread that constructed it). Workers talk to it through their
 // thread channels, never directly.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <typeinfo>
 
 #include "cadence/callback_context.hpp"
 #include "cadence/change_set.hpp"
 #include "cadence/ids.hpp"
+#include "cadence/payload.hpp"
 #include "cadence/result.hpp"
+#include "cadence/thread.hpp"
 #include "cadence/time.hpp"
 #include "cadence/time_source.hpp"
 #include "cadence/timer.hpp"
@@ -64,6 +73,12 @@ class WindowRuntime {
     QueueKind queue = QueueKind::wheel;
     /// How often to wake while an animation timer runs: the monitor's refresh period.
     Duration frame_interval = Duration{16'666'667};
+    /// Worker messages delivered per frame, in all and per thread; the rest wait for the next
+    /// frame, which comes at once (next_wake() is zero while messages wait).
+    std::uint32_t messages_per_frame = 4096;
+    std::uint32_t messages_per_thread = 256;
+    /// How long the destructor waits, in all, for workers to stop before letting them go.
+    Duration join_deadline = std::chrono::seconds(2);
   };
 
   /// A runtime reading `source`. Its timeline (and its queue's milliseconds) start at
@@ -98,6 +113,30 @@ class WindowRuntime {
   std::optional<TimerStatus> timer_status(TimerId id) const;
   std::size_t timer_count() const noexcept;
 
+  /// Starts a background thread now (from inside a callback: when the frame's changes are
+  /// applied). Cost: one std::thread. Errors: invalid_argument for id 0 or a reserved id (1-4);
+  /// already_exists; resource when the system refuses a thread.
+  Status start_thread(ThreadId id, Thread thread);
+  /// Asks a thread to stop: its worker sees Terminate and its stop_token. Messages it sends
+  /// until it returns are still delivered; it is removed when it has finished.
+  /// Errors: not_found.
+  Status stop_thread(ThreadId id);
+  /// Sends a Custom message to a thread. Errors: not_found; closed when the worker has finished
+  /// (nothing is sent).
+  Status send_to_thread(ThreadId id, Payload payload);
+  bool has_thread(ThreadId id) const;
+  std::size_t thread_count() const noexcept;
+  /// The writeback data of a thread, to read on the UI thread (a progress bar); nullptr for an
+  /// unknown id or another type.
+  template <class State>
+  State* thread_data(ThreadId id) {
+    return static_cast<State*>(thread_data(id, typeid(State)));
+  }
+  /// Sets the function a worker calls to wake the event loop after it posts into an empty
+  /// channel (glfwPostEmptyEvent for a GLFW window): once per batch, never per message. It runs
+  /// on worker threads and is never called once the runtime is gone. Thread: UI.
+  void set_waker(std::function<void()> waker);
+
   /// A context for event callbacks of the coming frame, recording into `changes`.
   CallbackContext context(ChangeSet& changes);
 
@@ -107,13 +146,20 @@ class WindowRuntime {
   /// is clamped to it (clock_went_backwards); one of another clock kind runs nothing
   /// (clock_mismatch); a call from inside a timer callback runs nothing (reentrant_call).
   void run_timers(Instant frame_start, ChangeSet& changes);
+  /// Sends the frame's Tick to every thread and delivers the messages workers sent, within the
+  /// per-frame budgets: write-backs run here, on the UI thread. Removes threads that finished
+  /// once all they sent is delivered. Cost: O(1) when no worker posted; else O(threads +
+  /// messages delivered). Errors: as run_timers (recorded in `changes`).
+  void run_threads(ChangeSet& changes);
   /// Applies a frame's changes in order. Cost: O(changes).
   ApplyReport apply(ChangeSet changes);
-  /// One whole frame: run_timers(frame_start) and apply(). Returns what apply() returned.
+  /// One whole frame: run_timers(frame_start), run_threads() and apply(). Returns what apply()
+  /// returned.
   ApplyReport poll(Instant frame_start);
 
   /// How long the loop may sleep from `now`: nullopt when nothing is scheduled (wait for
-  /// events), zero when something is already due. Cost: O(1) amortized.
+  /// events; a worker's post wakes the loop through the waker), zero when something is already
+  /// due or worker messages wait. Cost: O(1) amortized.
   std::optional<Duration> next_wake(Instant now);
   /// next_wake() from the time source's now().
   std::optional<Duration> next_wake();
@@ -122,6 +168,7 @@ class WindowRuntime {
 
  private:
   friend class CallbackContext;
+  void* thread_data(ThreadId id, const std::type_info& type);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -1,0 +1,59 @@
+#include <mutex>
+
+#include "cadence/thread.hpp"
+
+namespace cadence {
+
+bool ThreadReceiver::has_message(bool ticks) const {
+  return !core_.inbox.empty() || (core_.stop.stop_requested() && !terminate_seen_) ||
+         (ticks && core_.link->frames.load(std::memory_order_seq_cst) != frames_seen_);
+}
+
+std::optional<ThreadMessage> ThreadReceiver::try_receive() {
+  {
+    std::lock_guard lock(core_.inbox_mutex);
+    if (!core_.inbox.empty()) {
+      ThreadMessage out{ThreadMessage::Kind::custom, std::move(core_.inbox.front())};
+      core_.inbox.pop_front();
+      return out;
+    }
+  }
+  if (!terminate_seen_ && core_.stop.stop_requested()) {
+    terminate_seen_ = true;
+    return ThreadMessage{ThreadMessage::Kind::terminate, {}};
+  }
+  const std::uint64_t frames = core_.link->frames.load(std::memory_order_acquire);
+  if (frames != frames_seen_) {
+    frames_seen_ = frames;
+    return ThreadMessage{ThreadMessage::Kind::tick, {}};
+  }
+  return std::nullopt;
+}
+
+std::optional<ThreadMessage> ThreadReceiver::receive_for(Duration timeout, bool ticks) {
+  if (ticks) {
+    if (auto m = try_receive()) return m;
+  } else if (auto m = try_receive(); m && !m->is_tick()) {
+    return m;
+  }
+  // Announce the wait before checking again, so that a Tick that comes in between is either
+  // seen by the check or sees the announcement and notifies. Messages and stops always notify.
+  if (ticks) {
+    core_.waiting_for_ticks.store(true, std::memory_order_seq_cst);
+    core_.link->tick_waiters.fetch_add(1, std::memory_order_seq_cst);
+  }
+  {
+    std::unique_lock lock(core_.inbox_mutex);
+    core_.inbox_cv.wait_for(lock, core_.stop.get_token(), timeout, [this, ticks] { return has_message(ticks); });
+  }
+  if (ticks) {
+    core_.link->tick_waiters.fetch_sub(1, std::memory_order_seq_cst);
+    core_.waiting_for_ticks.store(false, std::memory_order_seq_cst);
+    return try_receive();
+  }
+  auto m = try_receive();
+  if (m && m->is_tick()) m = try_receive();  // a Tick it did not ask for: what else is there
+  return m;
+}
+
+}  // namespace cadence

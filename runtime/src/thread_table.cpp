@@ -1,0 +1,201 @@
+#include "thread_table.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <exception>
+#include <string>
+#include <system_error>
+
+#include "text.hpp"
+
+namespace cadence::detail {
+namespace {
+
+Status no_thread(ThreadId id) {
+  return Error{Errc::not_found, "no thread with id " + hex(id.value) + " in this window (it may have finished)"};
+}
+
+// Runs on the worker thread: the app's function, then the "finished" mark. Nothing the worker
+// throws leaves this function; it becomes a message, delivered after everything sent before.
+void run_worker(const std::shared_ptr<ThreadCore>& core, UniqueFunction<void(ThreadCore&)>& body) {
+  const auto fail = [&core](std::string what) {
+    WorkerMessage m;
+    m.kind = WorkerMessage::Kind::failed;
+    m.failure = std::move(what);
+    core->post(std::move(m));
+  };
+  try {
+    body(*core);
+  } catch (const std::exception& e) {
+    fail(std::string("the worker threw: ") + e.what());
+  } catch (...) {
+    fail("the worker threw something that is not a std::exception");
+  }
+  body = {};  // destroy what the worker captured on its own thread
+  core->finished.store(true, std::memory_order_seq_cst);
+  core->notify_ui();
+}
+
+}  // namespace
+
+ThreadTable::ThreadTable(std::shared_ptr<RuntimeLink> link, ThreadLimits limits)
+    : link_(std::move(link)), limits_(limits) {}
+
+ThreadTable::~ThreadTable() {
+  link_->alive.store(false, std::memory_order_release);
+  {
+    std::lock_guard lock(link_->mutex);
+    link_->closed = true;
+    link_->waker = nullptr;
+  }
+  for (auto& e : entries_) e->core->stop.request_stop();  // also wakes receive_for()
+  // Wait for the workers to notice, all within one deadline; then join those that finished and
+  // let the others go: they hold their own core and can no longer reach this runtime.
+  const auto deadline = std::chrono::steady_clock::now() + limits_.join_deadline;
+  for (auto& e : entries_) {
+    while (!e->core->finished.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (e->core->finished.load(std::memory_order_acquire)) {
+      e->thread.join();
+    } else {
+      e->thread.detach();
+    }
+  }
+}
+
+void ThreadTable::set_waker(std::function<void()> waker) {
+  std::lock_guard lock(link_->mutex);
+  link_->waker = std::move(waker);
+}
+
+Status ThreadTable::start(ThreadId id, Thread thread) {
+  if (index_.contains(id)) {
+    return Error{Errc::already_exists, "a thread with id " + hex(id.value) +
+                                           " already runs in this window; use ThreadId::unique()"};
+  }
+  auto entry = std::make_unique<Entry>();
+  entry->id = id;
+  entry->core = std::make_shared<ThreadCore>(link_);
+  entry->writeback = std::move(ThreadTableAccess::writeback(thread));
+  entry->type = &ThreadTableAccess::type(thread);
+  try {
+    entry->thread = std::thread([core = entry->core, body = std::move(ThreadTableAccess::body(thread))]() mutable {
+      run_worker(core, body);
+    });
+  } catch (const std::system_error& e) {
+    return Error{Errc::resource, std::string("the system refused a new thread: ") + e.what()};
+  }
+  index_.emplace(id, entry.get());
+  entries_.push_back(std::move(entry));
+  return {};
+}
+
+Status ThreadTable::stop(ThreadId id) {
+  auto it = index_.find(id);
+  if (it == index_.end()) return no_thread(id);
+  it->second->core->stop.request_stop();  // wakes a worker blocked in receive_for()
+  return {};
+}
+
+Status ThreadTable::send(ThreadId id, Payload payload) {
+  auto it = index_.find(id);
+  if (it == index_.end()) return no_thread(id);
+  ThreadCore& core = *it->second->core;
+  if (core.finished.load(std::memory_order_acquire)) {
+    return Error{Errc::closed, "thread " + hex(id.value) + " has finished; the message was not sent"};
+  }
+  core.deliver(std::move(payload));
+  return {};
+}
+
+void* ThreadTable::writeback(ThreadId id, const std::type_info& type) const {
+  auto it = index_.find(id);
+  if (it == index_.end() || *it->second->type != type) return nullptr;
+  return it->second->writeback.get();
+}
+
+bool ThreadTable::pending() const noexcept { return carry_over_ || link_->bell.load(std::memory_order_acquire); }
+
+void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
+  // The Tick: one store for every worker; only workers asleep waiting for Ticks need a nudge.
+  link_->frames.store(link_->frames.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+  if (link_->tick_waiters.load(std::memory_order_seq_cst) > 0) {
+    for (auto& e : entries_) e->core->wake_for_tick();
+  }
+  // Nothing was posted since the last look: nothing to drain.
+  if (!link_->bell.exchange(false, std::memory_order_acq_rel) && !carry_over_) return;
+  carry_over_ = false;
+  if (entries_.empty()) return;
+
+  // Round-robin from a rotating start, each thread at most messages_per_thread, all together at
+  // most messages_per_frame: a flooding worker starves neither the frame nor its neighbours.
+  std::uint32_t budget = limits_.messages_per_frame;
+  const std::size_t n = entries_.size();
+  const std::size_t first = rotation_++ % n;
+  std::vector<std::size_t> done;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = (first + k) % n;
+    Entry& e = *entries_[i];
+    ThreadCore& core = *e.core;
+    if (core.drained.load(std::memory_order_relaxed)) continue;  // nothing new since it was emptied
+    if (budget == 0) {
+      carry_over_ = true;
+      continue;
+    }
+    budget -= drain(e, std::min(budget, limits_.messages_per_thread), context, changes);
+    if (!core.ui_drained()) {
+      carry_over_ = true;  // more than its share, or more arrived: next frame
+      continue;
+    }
+    // Finished, and (seen after the finish, so nothing it posted can hide) nothing left.
+    if (core.finished.load(std::memory_order_seq_cst)) {
+      if (core.to_ui.empty()) {
+        done.push_back(i);
+      } else {
+        core.drained.store(false, std::memory_order_relaxed);
+        carry_over_ = true;
+      }
+    }
+  }
+  std::sort(done.begin(), done.end(), std::greater<>());  // swap-remove from the back first
+  for (std::size_t i : done) remove_at(i);
+}
+
+std::uint32_t ThreadTable::drain(Entry& e, std::uint32_t budget, CallbackContext& context, ChangeSet& changes) {
+  std::uint32_t delivered = 0;
+  while (delivered < budget) {
+    std::optional<WorkerMessage> m = e.core->to_ui.pop();
+    if (!m) break;
+    ++delivered;
+    switch (m->kind) {
+      case WorkerMessage::Kind::update:
+        changes.request(m->update);
+        break;
+      case WorkerMessage::Kind::write_back:
+        try {
+          changes.request(m->apply(e.writeback.get(), context));
+        } catch (const std::exception& ex) {
+          changes.thread_failed(e.id, Error{Errc::callback_threw, std::string("a write-back threw: ") + ex.what()});
+        } catch (...) {
+          changes.thread_failed(e.id, Error{Errc::callback_threw, "a write-back threw something that is not a std::exception"});
+        }
+        break;
+      case WorkerMessage::Kind::failed:
+        changes.thread_failed(e.id, Error{Errc::callback_threw, std::move(m->failure)});
+        break;
+    }
+  }
+  return delivered;
+}
+
+void ThreadTable::remove_at(std::size_t i) {
+  Entry& e = *entries_[i];
+  if (e.thread.joinable()) e.thread.join();  // it has finished: this returns at once
+  index_.erase(e.id);
+  entries_[i] = std::move(entries_.back());
+  entries_.pop_back();
+}
+
+}  // namespace cadence::detail
