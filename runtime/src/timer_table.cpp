@@ -247,9 +247,9 @@ void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& c
   animations_.resize(kept);
 }
 
-bool TimerTable::invoke(Slot& s, Instant frame_start, bool last, std::uint64_t missed, CallbackContext& context,
-                        ChangeSet& changes) {
-  TimerCallbackInfo info{s.id, s.timer->owner(), frame_start, s.run_count, missed, last, context};
+bool TimerTable::invoke(Slot& s, Instant frame_start, Instant due, bool last, std::uint64_t missed,
+                        CallbackContext& context, ChangeSet& changes) {
+  TimerCallbackInfo info{s.id, s.timer->owner(), frame_start, due, s.run_count, missed, last, context};
   TimerCallbackReturn result;
   try {
     result = s.timer->callback()(info);
@@ -279,13 +279,13 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
   Slot& s = slots_[i];
   if (s.stopped || s.state != State::scheduled || s.last_frame == frame_) return;
   if (s.expires && frame_start >= *s.expires) {
-    invoke(s, frame_start, /*last=*/true, 0, context, changes);
+    invoke(s, frame_start, std::min(s.due, *s.expires), /*last=*/true, 0, context, changes);
     return;
   }
   const std::optional<Duration> interval = s.timer->interval();
   if (!interval) {
     // Past its delay, an animation timer runs on every frame from now on.
-    if (!invoke(s, frame_start, false, 0, context, changes)) return;
+    if (!invoke(s, frame_start, s.due, false, 0, context, changes)) return;
     s.state = State::animating;
     ++animating_;
     animations_.push_back(SlotRef{i, s.generation});
@@ -297,18 +297,22 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
   const std::uint64_t reached = 1 + static_cast<std::uint64_t>(late.count() / interval->count());
   Instant next;
   switch (s.timer->missed_ticks()) {
-    case MissedTicks::skip:
-      if (!invoke(s, frame_start, false, reached - 1, context, changes)) return;
+    case MissedTicks::skip:  // this run stands for the last due time reached; the rest are skipped
+      if (!invoke(s, frame_start, s.due + Duration{saturating_mul(interval->count(), reached - 1)}, false,
+                  reached - 1, context, changes)) {
+        return;
+      }
       next = s.due + Duration{saturating_mul(interval->count(), reached)};
       break;
     case MissedTicks::delay:
-      if (!invoke(s, frame_start, false, 0, context, changes)) return;
+      if (!invoke(s, frame_start, s.due, false, 0, context, changes)) return;
       next = frame_start + *interval;
       break;
     case MissedTicks::burst: {
       const std::uint64_t runs = std::min<std::uint64_t>(reached, Timer::kMaxBurstRuns);
       for (std::uint64_t r = 0; r < runs; ++r) {
-        if (!invoke(s, frame_start, false, 0, context, changes)) return;
+        const Instant due = s.due + Duration{saturating_mul(interval->count(), r)};
+        if (!invoke(s, frame_start, due, false, 0, context, changes)) return;
       }
       next = s.due + Duration{saturating_mul(interval->count(), runs)};
       break;
@@ -329,7 +333,7 @@ void TimerTable::run_animation(std::uint32_t i, Instant frame_start, CallbackCon
   Slot& s = slots_[i];
   if (s.stopped || s.state != State::animating || s.last_frame == frame_) return;
   const bool last = s.expires && frame_start >= *s.expires;
-  invoke(s, frame_start, last, 0, context, changes);
+  invoke(s, frame_start, last ? *s.expires : frame_start, last, 0, context, changes);
 }
 
 }  // namespace cadence::detail

@@ -79,7 +79,7 @@ class TimerTable {
   Slot* find(TimerId id);
   const Slot* find(TimerId id) const;
   /// Runs the callback once. False when the timer must not go on (it stopped, threw or ended).
-  bool invoke(Slot& s, Instant frame_start, bool last, std::uint64_t missed, CallbackContext& context,
+  bool invoke(Slot& s, Instant frame_start, Instant due, bool last, std::uint64_t missed, CallbackContext& context,
               ChangeSet& changes);
   void run_due(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
   void run_animation(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);

@@ -41,7 +41,7 @@ TEST_P(CallbackContextTest, TimersAddedInAFrameCountFromThatFrame) {
 TEST_P(CallbackContextTest, ACallbackMayRemoveItself) {
   const TimerId self = TimerId::unique();
   add(self, Timer::every(10ms, [&](TimerCallbackInfo& info) {
-                      runs.push_back(TimerRun{"self", ms_of(info.frame_start), info.call_count, 0, false});
+                      runs.push_back(TimerRun{"self", ms_of(info.frame_start), ms_of(info.due), info.call_count, 0, false});
                       if (info.call_count == 2) {
                         EXPECT_TRUE(info.context.remove_timer(info.id).ok());
                         EXPECT_FALSE(info.context.has_timer(info.id));
@@ -56,7 +56,7 @@ TEST_P(CallbackContextTest, ACallbackMayRemoveItself) {
 TEST_P(CallbackContextTest, RemovingAnotherTimerDueInTheSameFrameStopsItAtOnce) {
   const TimerId victim = TimerId::unique();
   add(TimerId::unique(), Timer::once(50ms, [&](TimerCallbackInfo& info) {
-                      runs.push_back(TimerRun{"killer", 50, 0, 0, true});
+                      runs.push_back(TimerRun{"killer", 50, 50, 0, 0, true});
                       EXPECT_TRUE(info.context.remove_timer(victim).ok());
                     }));
   add(victim, logged("victim").with_delay(50ms).with_timeout(50ms));  // due in the same frame, later in order

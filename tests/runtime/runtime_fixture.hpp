@@ -21,6 +21,7 @@ inline std::int64_t ms_of(Instant t) {
 struct TimerRun {
   std::string name;
   std::int64_t at_ms;
+  std::int64_t due_ms;
   std::uint64_t call_count;
   std::uint64_t missed;
   bool last;
@@ -38,7 +39,7 @@ class RuntimeFixture : public ::testing::TestWithParam<QueueKind> {
   /// A timer that records each run under `name` and returns `result`.
   Timer logged(std::string name, TimerCallbackReturn result = {}) {
     return Timer([this, name = std::move(name), result](TimerCallbackInfo& info) {
-      runs.push_back(TimerRun{name, ms_of(info.frame_start), info.call_count, info.missed_ticks, info.is_about_to_finish});
+      runs.push_back(TimerRun{name, ms_of(info.frame_start), ms_of(info.due), info.call_count, info.missed_ticks, info.is_about_to_finish});
       return result;
     });
   }

@@ -32,7 +32,7 @@ TEST_P(WindowRuntimeTest, DelayRunsTheFirstTimeAfterItAndNotBefore) {
 
 TEST_P(WindowRuntimeTest, IntervalKeepsItsGridWhateverTheFrameTimes) {
   ASSERT_TRUE(runtime.add_timer(TimerId::unique(), Timer::every(100ms, [this](TimerCallbackInfo& i) {
-                                  runs.push_back(TimerRun{"t", ms_of(i.frame_start), i.call_count, i.missed_ticks, false});
+                                  runs.push_back(TimerRun{"t", ms_of(i.frame_start), ms_of(i.due), i.call_count, i.missed_ticks, false});
                                 })).ok());
   for (std::int64_t ms : {50, 103, 150, 201, 299, 300, 399}) frame(ms);
   EXPECT_EQ(times("t"), (Times{103, 201, 300}));
@@ -84,7 +84,7 @@ TEST_P(WindowRuntimeTest, AnimationWithTimeoutWakesForItsLastRun) {
 TEST_P(WindowRuntimeTest, OnceRunsOnceFlaggedAsLast) {
   const TimerId id = TimerId::unique();
   ASSERT_TRUE(runtime.add_timer(id, Timer::once(500ms, [this](TimerCallbackInfo& i) {
-                                  runs.push_back(TimerRun{"once", ms_of(i.frame_start), i.call_count, 0, i.is_about_to_finish});
+                                  runs.push_back(TimerRun{"once", ms_of(i.frame_start), ms_of(i.due), i.call_count, 0, i.is_about_to_finish});
                                 })).ok());
   run_until(5000);
   ASSERT_EQ(times("once"), Times{500});
@@ -136,6 +136,8 @@ TEST_P(MissedTicksTest, SkipRunsOnceReportsTheMissedTicksAndKeepsTheGrid) {
   stall(MissedTicks::skip);
   ASSERT_EQ(times("t"), (Times{0, 5050}));
   EXPECT_EQ(runs[1].missed, 49u) << "due at 100..5000 (50 times), ran once";
+  EXPECT_EQ(runs[0].due_ms, 0);
+  EXPECT_EQ(runs[1].due_ms, 5000) << "the run stands for the last due time reached: 50 ms late";
   EXPECT_EQ(runtime.next_wake(), 50ms) << "next on the grid: 5,100";
 }
 
@@ -143,6 +145,9 @@ TEST_P(MissedTicksTest, BurstRunsEveryMissedTickThenKeepsTheGrid) {
   stall(MissedTicks::burst);
   EXPECT_EQ(runs.size(), 1u + 50u);
   EXPECT_EQ(runs.back().call_count, 50u);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    EXPECT_EQ(runs[i].due_ms, 100 * static_cast<std::int64_t>(i)) << "each run carries its own due time";
+  }
   EXPECT_EQ(runtime.next_wake(), 50ms);
 }
 
@@ -150,6 +155,7 @@ TEST_P(MissedTicksTest, DelayRestartsFromTheLateRun) {
   stall(MissedTicks::delay);
   ASSERT_EQ(times("t"), (Times{0, 5050}));
   EXPECT_EQ(runs[1].missed, 0u);
+  EXPECT_EQ(runs[1].due_ms, 100) << "the first due time missed";
   EXPECT_EQ(runtime.next_wake(), 100ms) << "next at 5,150";
 }
 

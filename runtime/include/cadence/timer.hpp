@@ -90,6 +90,10 @@ struct TimerCallbackInfo {
   TimerId id;
   std::optional<WidgetId> owner;
   Instant frame_start;             ///< the same instant for every timer of this frame
+  /// When this run was due (frame_start - due = how late). After a stall: with the skip policy
+  /// the last due time reached (the skipped ones are missed_ticks), with burst each run's own,
+  /// with delay the first one missed.
+  Instant due;
   std::uint64_t call_count = 0;    ///< runs before this one (0 on the first run)
   std::uint64_t missed_ticks = 0;  ///< due times skipped since the last run (skip policy)
   bool is_about_to_finish = false; ///< the timeout has passed: this is the last run
