@@ -27,4 +27,7 @@ run_step("configure consumer" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK
   "-DCMAKE_PREFIX_PATH=${prefix}" ${forwarded})
 run_step("build consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer")
 run_step("run consumer" "${WORK_DIR}/consumer/consumer")
+if(EXISTS "${BUILD_DIR}/window" AND NOT EXISTS "${WORK_DIR}/consumer/window_consumer")
+  message(FATAL_ERROR "cadence::window was built but the consumer could not find it")
+endif()
 message(STATUS "consumer built against ${prefix} and ran")

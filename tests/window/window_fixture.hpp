@@ -1,0 +1,73 @@
+// Helpers for window tests: they open real GLFW windows (under Xvfb in CI) and read back what
+// was rendered.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cadence/manual_clock.hpp"
+#include "cadence/window.hpp"
+
+namespace cadence::testing {
+
+using namespace std::chrono_literals;
+
+/// Options for a small test window driven by `clock` (or the system clock when null).
+inline WindowOptions test_options(ManualClock* clock, int width = 480, int height = 320) {
+  WindowOptions o;
+  o.title = "cadence test";
+  o.width = width;
+  o.height = height;
+  o.vsync = false;
+  if (clock != nullptr) o.time_source = clock->source();
+  o.runtime.frame_interval = 16ms;
+  return o;
+}
+
+/// Opens a window or fails the test with the reason.
+inline std::unique_ptr<Window> open_window(WindowOptions options, Window::DrawFunction draw) {
+  auto w = Window::create(std::move(options), std::move(draw));
+  EXPECT_TRUE(w.ok()) << (w.ok() ? "" : w.error().message);
+  if (!w.ok()) return nullptr;
+  return std::move(*w);
+}
+
+/// One full-size ImGui window without decorations, so that layout is predictable.
+inline void begin_full(const char* name, ImGuiWindowFlags extra = 0) {
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+  ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBackground | extra);
+}
+
+/// Counts pixels in a rectangle brighter than `level` on every channel.
+inline int bright_pixels(const std::vector<std::uint8_t>& rgba, int width, int x0, int y0, int x1, int y1,
+                         int level = 180) {
+  int n = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 4;
+      if (rgba[i] > level && rgba[i + 1] > level && rgba[i + 2] > level) ++n;
+    }
+  }
+  return n;
+}
+
+/// Runs frames as a loop would, with the manual clock jumping to each wake-up, until the window
+/// has nothing scheduled or `max_frames` ran. Returns the frames run.
+inline int run_until_idle(Window& w, ManualClock& clock, int max_frames = 1000) {
+  int frames = 0;
+  while (frames < max_frames) {
+    auto next = w.next_wake();
+    if (!next) break;
+    if (*next > Duration::zero()) (void)clock.advance(*next);
+    w.frame();
+    ++frames;
+  }
+  return frames;
+}
+
+}  // namespace cadence::testing

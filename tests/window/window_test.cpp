@@ -1,0 +1,331 @@
+// Real windows (Xvfb in CI): frames are drawn only when something asks, the caret follows its
+// timer on screen, a worker's progress reaches the screen while the loop sleeps, and a closed
+// window stops its workers.
+#include "cadence/window.hpp"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#include "cadence/event_loop.hpp"
+#include "window_fixture.hpp"
+
+namespace cadence::testing {
+namespace {
+
+TEST(WindowTest, TimeoutsNeverReachGlfwOutOfRange) {
+  EXPECT_EQ(glfw_timeout_seconds(-1.0), 0.0);
+  EXPECT_EQ(glfw_timeout_seconds(-1e300), 0.0);
+  EXPECT_EQ(glfw_timeout_seconds(std::numeric_limits<double>::quiet_NaN()), 0.0);
+  EXPECT_EQ(glfw_timeout_seconds(0.0), 0.0);
+  EXPECT_EQ(glfw_timeout_seconds(0.25), 0.25);
+  EXPECT_EQ(glfw_timeout_seconds(1e12), kMaxWaitSeconds);
+  EXPECT_EQ(glfw_timeout_seconds(std::numeric_limits<double>::infinity()), kMaxWaitSeconds);
+}
+
+TEST(WindowTest, BadOptionsAreRefusedWithAMessageNamingTheValue) {
+  struct Case {
+    const char* what;
+    void (*set)(WindowOptions&);
+    const char* named;
+  };
+  const Case cases[] = {
+      {"zero width", [](WindowOptions& o) { o.width = 0; }, "0x320"},
+      {"negative height", [](WindowOptions& o) { o.height = -5; }, "480x-5"},
+      {"enormous width", [](WindowOptions& o) { o.width = 1'000'000; }, "1000000x320"},
+      {"zero caret blink", [](WindowOptions& o) { o.caret_blink = Duration::zero(); }, "caret_blink 0"},
+      {"negative tooltip delay", [](WindowOptions& o) { o.tooltip_delay = -5ms; }, "tooltip_delay -5"},
+      {"zero momentum decay", [](WindowOptions& o) { o.momentum_decay = Duration::zero(); }, "momentum_decay 0"},
+  };
+  for (const Case& c : cases) {
+    WindowOptions o = test_options(nullptr);
+    c.set(o);
+    auto w = Window::create(std::move(o), nullptr);
+    ASSERT_FALSE(w.ok()) << c.what;
+    EXPECT_EQ(w.error().code, Errc::invalid_argument) << c.what;
+    EXPECT_NE(w.error().message.find(c.named), std::string::npos) << c.what << ": " << w.error().message;
+  }
+  // Nothing was left behind: a good window opens afterwards.
+  EXPECT_TRUE(open_window(test_options(nullptr), nullptr));
+}
+
+TEST(WindowTest, DrawsTheStartUpFramesThenNothingUntilAsked) {
+  ManualClock clock;
+  int draws = 0;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) {
+    begin_full("idle");
+    ImGui::Text("nothing to do");
+    ImGui::End();
+    ++draws;
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  EXPECT_EQ(draws, 2) << "ImGui's two start-up frames, then nothing";
+  EXPECT_EQ(w->next_wake(), std::nullopt) << "nothing scheduled: wait for events";
+  // A timer that asks for a redraw gets exactly one frame.
+  ASSERT_TRUE(w->runtime().add_timer(TimerId::unique(), Timer::once(1s, [](TimerCallbackInfo&) {
+                                       return TimerCallbackReturn::redraw();
+                                     })).ok());
+  EXPECT_EQ(w->next_wake(), 1s);
+  run_until_idle(*w, clock);
+  EXPECT_EQ(draws, 3);
+  // A timer that does not ask draws nothing.
+  ASSERT_TRUE(w->runtime().add_timer(TimerId::unique(), Timer::once(1s, [](TimerCallbackInfo&) {})).ok());
+  run_until_idle(*w, clock);
+  EXPECT_EQ(draws, 3);
+  EXPECT_EQ(w->stats().frames_drawn, 3u);
+}
+
+// A focused, empty text field: the caret is a vertical bar at the field's left edge.
+struct CaretProbe {
+  char text[64] = "";
+  bool focus = true;
+  bool active = false;  // the field had keyboard focus in the last drawn frame
+  ImVec2 caret{};
+  float height = 0;
+  void draw() {
+    begin_full("caret");
+    if (focus) {
+      ImGui::SetKeyboardFocusHere();
+      focus = false;
+    }
+    ImGui::InputText("##field", text, sizeof text);
+    active = ImGui::IsItemActive();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    // The caret sits after the text (typing appends).
+    caret = ImVec2(ImGui::GetItemRectMin().x + style.FramePadding.x + ImGui::CalcTextSize(text).x,
+                   ImGui::GetItemRectMin().y + style.FramePadding.y);
+    height = ImGui::GetFontSize();
+    ImGui::End();
+  }
+  bool visible_on(Window& w) const {
+    int width = 0, h = 0;
+    const auto pixels = w.read_pixels(width, h);
+    const int x = static_cast<int>(caret.x);
+    const int y = static_cast<int>(caret.y);
+    return bright_pixels(pixels, width, x - 1, y, x + 2, y + static_cast<int>(height)) >= 4;
+  }
+};
+
+TEST(WindowTest, TheCaretFollowsTheBlinkTimerOnScreen) {
+  ManualClock clock;
+  CaretProbe probe;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
+  ASSERT_TRUE(w);
+  while (w->next_wake() == Duration::zero()) w->frame();  // start-up frames
+  ASSERT_TRUE(w->runtime().has_timer(kCursorBlinkTimer)) << "a focused field starts the blink";
+  EXPECT_TRUE(probe.visible_on(*w));
+  const std::uint64_t drawn = w->stats().frames_drawn;
+  for (int toggle = 1; toggle <= 6; ++toggle) {
+    ASSERT_EQ(w->next_wake(), 530ms) << "the next toggle, and nothing before it";
+    (void)clock.advance(530ms);
+    w->frame();
+    EXPECT_EQ(probe.visible_on(*w), toggle % 2 == 0) << "toggle " << toggle;
+  }
+  EXPECT_EQ(w->stats().frames_drawn, drawn + 6) << "one frame per toggle";
+}
+
+TEST(WindowTest, TypingShowsTheCaretAtOnceAndRestartsTheBlink) {
+  ManualClock clock;
+  CaretProbe probe;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
+  ASSERT_TRUE(w);
+  while (w->next_wake() == Duration::zero()) w->frame();
+  (void)clock.advance(530ms);
+  w->frame();
+  ASSERT_FALSE(probe.visible_on(*w)) << "hidden half of the blink";
+  (void)clock.advance(200ms);
+  w->inject_char('a');
+  while (w->next_wake() == Duration::zero()) w->frame();
+  EXPECT_STREQ(probe.text, "a");
+  EXPECT_TRUE(probe.visible_on(*w)) << "visible at once when the user types";
+  EXPECT_EQ(w->next_wake(), 530ms) << "and for a full half period from the keystroke";
+}
+
+TEST(WindowTest, AnIdleWindowWakesOnlyForTheCaret) {
+  // Real time and a real loop: a focused field and nothing else, for 2.3 s.
+  CaretProbe probe;
+  auto w = open_window(test_options(nullptr), [&](Window&, CallbackContext&) { probe.draw(); });
+  ASSERT_TRUE(w);
+  EventLoop loop;
+  Window* window = loop.add(std::move(w));
+  // Start-up: ImGui's first frames, the field taking focus, Xvfb's expose and focus events.
+  loop.run_for(300ms);
+  const std::uint64_t drawn0 = window->stats().frames_drawn;
+  const std::uint64_t wakeups0 = loop.stats().wakeups;
+  const std::size_t blinks0 = window->stats().caret_lateness_ms.size();  // one entry per blink run
+  ASSERT_TRUE(probe.active);
+  loop.run_for(2000ms);
+  const std::uint64_t drawn = window->stats().frames_drawn - drawn0;
+  const std::uint64_t wakeups = loop.stats().wakeups - wakeups0;
+  const std::size_t blinks = window->stats().caret_lateness_ms.size() - blinks0;
+  // 2 s hold three or four toggles of a 530 ms blink, whatever the phase; each draws one frame.
+  EXPECT_GE(blinks, 3u);
+  EXPECT_LE(blinks, 4u);
+  EXPECT_EQ(drawn, blinks) << "one frame per caret toggle, none in between";
+  EXPECT_LE(wakeups, blinks + 1) << "the loop slept between toggles (the last wait ends the run)";
+}
+
+#ifdef __linux__
+namespace {
+
+// Whether thread `tid` of this process is asleep (state S): blocked in a wait, not running.
+bool thread_is_sleeping(pid_t tid) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'S';
+}
+
+}  // namespace
+
+TEST(WindowTest, AWorkersProgressReachesTheScreenWhileTheLoopSleeps) {
+  float progress = 0;
+  float drawn_progress = 0;
+  auto w = open_window(test_options(nullptr), [&](Window&, CallbackContext&) {
+    begin_full("work");
+    ImGui::ProgressBar(progress, ImVec2(300, 20));
+    ImGui::End();
+    drawn_progress = progress;
+  });
+  ASSERT_TRUE(w);
+  EventLoop loop;
+  Window* window = loop.add(std::move(w));
+  std::mutex m;
+  std::condition_variable cv;
+  bool go = false;
+  ASSERT_TRUE(window->runtime()
+                  .start_thread(ThreadId::unique(),
+                                Thread::create(0, &progress, [&](int, ThreadSender<float*>& out, ThreadReceiver&) {
+                                  {
+                                    std::unique_lock lock(m);
+                                    cv.wait(lock, [&] { return go; });
+                                  }
+                                  out.write_back(0.5f, [](float*& p, float& value, CallbackContext&) {
+                                    *p = value;
+                                    return Update::redraw_window;
+                                  });
+                                }))
+                  .ok());
+  while (window->next_wake() == Duration::zero()) loop.run_once(1s);  // start-up frames
+  ASSERT_EQ(window->next_wake(), std::nullopt) << "nothing scheduled: the loop will block";
+  const std::uint64_t frames_before = window->stats().frames_drawn;
+  // Release the worker once this thread is asleep in the loop's wait.
+  const pid_t ui_thread = static_cast<pid_t>(::syscall(SYS_gettid));
+  std::atomic<bool> entering{false};
+  bool saw_sleep = false;
+  std::thread releaser([&] {
+    while (!entering.load()) std::this_thread::yield();
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (!thread_is_sleeping(ui_thread) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(1ms);
+    }
+    saw_sleep = thread_is_sleeping(ui_thread);
+    std::lock_guard lock(m);
+    go = true;
+    cv.notify_all();
+  });
+  entering = true;
+  const auto before = std::chrono::steady_clock::now();
+  loop.run_once(60s);  // its own timeout is far away: only the worker's post can end this wait
+  const auto waited = std::chrono::steady_clock::now() - before;
+  releaser.join();
+  EXPECT_TRUE(saw_sleep) << "the UI thread never went to sleep in the loop's wait";
+  EXPECT_LT(waited, 60s) << "the worker's post did not wake the loop";
+  EXPECT_EQ(drawn_progress, 0.5f) << "the frame drawn on that wake-up shows the worker's progress";
+  EXPECT_EQ(window->stats().frames_drawn, frames_before + 1) << "exactly one frame: the one the post asked for";
+}
+#endif
+
+TEST(WindowTest, ClosingAWindowStopsAndJoinsItsWorkers) {
+  std::atomic<int> running{0}, finished{0};
+  {
+    WindowOptions options = test_options(nullptr);
+    options.runtime.join_deadline = 5s;
+    auto w = open_window(options, [](Window&, CallbackContext&) {});
+    ASSERT_TRUE(w);
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(w->runtime()
+                      .start_thread(ThreadId::unique(), Thread::create(0, 0, [&](int, ThreadSender<int>& out, ThreadReceiver&, std::stop_token stop) {
+                        ++running;
+                        while (!stop.stop_requested()) out.update(Update::nothing);
+                        ++finished;
+                      }))
+                      .ok());
+    }
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (running.load() < 3 && std::chrono::steady_clock::now() < deadline) w->frame();
+    ASSERT_EQ(running.load(), 3);
+  }  // the window closes while they run
+  EXPECT_EQ(finished.load(), 3) << "all three stopped and were joined before the window was gone";
+}
+
+TEST(WindowTest, AWindowClosedInTheLoopLetsGoOfAWorkerThatIgnoresStop) {
+  // The worker ignores Terminate and its stop_token until the window is long gone, then posts
+  // into the closed window: the post must go nowhere (ASan would see a use after free).
+  std::atomic<bool> release{false}, done{false};
+  EventLoop loop;
+  WindowOptions options = test_options(nullptr);
+  options.runtime.join_deadline = 50ms;
+  Window* w = loop.add(open_window(options, [](Window&, CallbackContext&) {}));
+  ASSERT_NE(w, nullptr);
+  int written = 0;
+  ASSERT_TRUE(w->runtime()
+                  .start_thread(ThreadId::unique(), Thread::create(0, &written, [&](int, ThreadSender<int*>& out, ThreadReceiver&) {
+                    while (!release.load()) std::this_thread::sleep_for(1ms);
+                    out.write_back(1, [](int*& target, int& v, CallbackContext&) { *target = v; });
+                    out.update(Update::redraw_window);
+                    done = true;
+                  }))
+                  .ok());
+  loop.run_once(0ms);
+  w->request_close();
+  EXPECT_FALSE(loop.run_once(0ms)) << "the closed window is gone once its join deadline passed";
+  release = true;
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (!done.load() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+  EXPECT_TRUE(done.load()) << "the worker, let go, ran to its end";
+  EXPECT_EQ(written, 0) << "its write-back never ran";
+}
+
+TEST(WindowTest, ScreenshotsArePngFiles) {
+  ManualClock clock;
+  auto w = open_window(test_options(&clock), [](Window&, CallbackContext&) {
+    begin_full("shot");
+    ImGui::Text("cadence");
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  const std::string path = ::testing::TempDir() + "cadence_window_test.png";
+  ASSERT_TRUE(w->screenshot(path).ok());
+  FILE* f = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  unsigned char magic[8] = {};
+  EXPECT_EQ(std::fread(magic, 1, 8, f), 8u);
+  std::fclose(f);
+  EXPECT_EQ(magic[1], 'P');
+  EXPECT_EQ(magic[2], 'N');
+  EXPECT_EQ(magic[3], 'G');
+  const Status bad = w->screenshot("/nonexistent-dir/x.png");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("/nonexistent-dir/x.png"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cadence::testing

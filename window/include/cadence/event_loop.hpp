@@ -1,0 +1,71 @@
+// cadence/event_loop.hpp: one loop for every window of the app.
+//
+// The loop sleeps in glfwWaitEventsTimeout() until the soonest window wants to wake (or in
+// glfwWaitEvents() when none has anything scheduled), or until input arrives or a worker posts
+// (workers wake it with glfwPostEmptyEvent). Then it runs a frame() for each window and destroys
+// the windows that were closed. It never busy-loops: a sleep length is always clamped to
+// [0, kMaxWaitSeconds] before it reaches GLFW.
+//
+//     EventLoop loop;
+//     loop.add(std::move(main_window));
+//     loop.run();                       // returns when the last window closes
+//
+// Thread: the main thread (GLFW's rule), like the windows it runs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cadence/window.hpp"
+
+namespace cadence {
+
+struct LoopStats {
+  std::uint64_t wakeups = 0;  ///< times the loop returned from waiting
+};
+
+class EventLoop {
+ public:
+  EventLoop() = default;
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+
+  /// Takes a window; it runs from the next iteration. May be called from a draw function, a
+  /// timer callback or a write-back (all run on the UI thread): the window joins after the
+  /// current iteration. Returns it, valid until it closes (or the loop is destroyed); nullptr
+  /// for a null window. O(1).
+  Window* add(std::unique_ptr<Window> window);
+  /// Runs until every window has closed or stop() was called.
+  void run();
+  /// Runs for `duration` of steady_clock time (not the windows' time sources), or until every
+  /// window has closed or stop() was called; no wait goes past the end. A duration <= 0 returns
+  /// at once; one above a century counts as a century.
+  void run_for(Duration duration);
+  /// Waits once (at most `max_wait`, if given), then runs a frame for each window and destroys
+  /// the closed ones. Returns false when no window is left. Cost: the wait, plus each window's
+  /// frame() and next_wake().
+  bool run_once(std::optional<Duration> max_wait = std::nullopt);
+  /// Makes the running run() or run_for() return after the current iteration (call it from a
+  /// callback); a call while neither runs has no effect on the next run. O(1).
+  void stop() noexcept { stopped_ = true; }
+  /// Open windows, including those added but not yet run. O(1).
+  std::size_t window_count() const noexcept { return windows_.size() + pending_.size(); }
+  /// Counters since the loop was made. O(1).
+  const LoopStats& stats() const noexcept { return stats_; }
+
+ private:
+  std::vector<std::unique_ptr<Window>> windows_;
+  std::vector<std::unique_ptr<Window>> pending_;
+  LoopStats stats_;
+  bool stopped_ = false;
+};
+
+/// The longest single wait handed to GLFW, in seconds; a longer sleep just wakes and waits again.
+inline constexpr double kMaxWaitSeconds = 3600.0;
+/// Converts a sleep length for glfwWaitEventsTimeout: negative, zero or NaN becomes 0 (Debian's
+/// GLFW aborts on a negative timeout), anything above kMaxWaitSeconds (infinity included)
+/// becomes kMaxWaitSeconds. O(1).
+double glfw_timeout_seconds(double seconds) noexcept;
+
+}  // namespace cadence

@@ -1,0 +1,186 @@
+// cadence/window.hpp: a GLFW window with a Dear ImGui frame and its own WindowRuntime.
+//
+// A Window owns a GLFW window (and its OpenGL context), an ImGui context and a WindowRuntime.
+// Each frame() runs its due timers and its threads' messages, then builds and renders an ImGui
+// frame only when something asked for one: a timer or write-back that requested a redraw, input,
+// or the extra frames ImGui needs at start-up and after input. Between frames the EventLoop
+// (event_loop.hpp) sleeps until the runtime's next wake-up or until a worker posts, so an idle
+// window with a blinking caret wakes twice a second and uses almost no CPU.
+//
+// Each drawn frame starts from a clear to ImGui's window background colour: an ImGui window that
+// covers the whole viewport should pass ImGuiWindowFlags_NoBackground (it looks the same, and
+// under software OpenGL it makes a frame about five times cheaper).
+//
+// Order within a frame: timers and threads run first and apply their changes, then the app's
+// draw function builds the ImGui frame (immediate mode draws what the state is now, so the frame
+// shows what the timers and workers just changed), then the draw function's own changes are
+// applied.
+//
+// The window runs four system timers (ids in ids.hpp) on its runtime:
+// - cursor blink: while a text field is active, the caret shows for `caret_blink` and hides for
+//   as long (530 ms each by default) and shows again at once when the user types;
+// - scroll momentum: a wheel or trackpad flick keeps scrolling the hovered window and decays;
+// - drag autoscroll: dragging near the top or bottom edge of a scrollable window scrolls it;
+// - tooltip delay: tooltip() shows a tooltip once its item has been hovered for `tooltip_delay`,
+//   waking the loop once for it instead of rendering every frame meanwhile.
+//
+//     auto window = Window::create({.title = "Hello"}, [&](Window& w, CallbackContext& ctx) {
+//       ImGui::Begin("Main");
+//       if (ImGui::Button("Start")) ctx.start_thread(ThreadId::unique(), make_job());
+//       w.tooltip("Starts a background job");
+//       ImGui::End();
+//     });
+//     if (!window) { std::fprintf(stderr, "%s\n", window.error().message.c_str()); return 1; }
+//     EventLoop loop;
+//     loop.add(std::move(*window));
+//     loop.run();
+//
+// Thread: every member function runs on the thread that created the window, which must be the
+// main thread (GLFW's rule), unless it says otherwise. Workers reach a window only through its
+// runtime's threads; their posts wake the loop through glfwPostEmptyEvent.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cadence/callback_context.hpp"
+#include "cadence/result.hpp"
+#include "cadence/time_source.hpp"
+#include "cadence/window_runtime.hpp"
+
+struct GLFWwindow;
+struct ImGuiContext;
+
+namespace cadence {
+
+/// Largest window side accepted by Window::create, in screen coordinates (X11's limit is 32767).
+inline constexpr int kMaxWindowSide = 16384;
+
+/// How a window is opened. Every field has a working default; Window::create checks the values.
+struct WindowOptions {
+  std::string title = "cadence";
+  /// Size of the window's client area in screen coordinates, each in [1, kMaxWindowSide].
+  int width = 960;
+  int height = 640;
+  /// The time source of the window's runtime; the system clock unless a test passes a manual one.
+  std::optional<TimeSource> time_source;
+  /// The runtime's options. When `runtime.frame_interval` is left at its default, the window
+  /// sets it to the primary monitor's refresh period (every-frame timers follow the screen).
+  WindowRuntime::Options runtime;
+  /// Caret blink: shown this long, then hidden this long. Must be > 0.
+  Duration caret_blink = std::chrono::milliseconds(530);
+  /// How long an item must be hovered before tooltip() shows its text. Must be >= 0.
+  Duration tooltip_delay = std::chrono::milliseconds(500);
+  /// Scroll momentum: the time constant of a flick's exponential decay. Must be > 0.
+  Duration momentum_decay = std::chrono::milliseconds(250);
+  /// Wait for the monitor's vertical blank when presenting a frame.
+  bool vsync = true;
+  /// False creates the window hidden (tests, screenshots); it still renders.
+  bool visible = true;
+  /// Called on the UI thread with every failure the window's frames report (a timer or worker
+  /// that threw, a change that could not be applied). Default: print it to stderr.
+  std::function<void(const Failure&)> on_failure;
+};
+
+/// What a window has done so far; the demo's stats panel shows these.
+struct WindowStats {
+  std::uint64_t frames_run = 0;     ///< frame() calls (wake-ups that reached this window)
+  std::uint64_t frames_drawn = 0;   ///< ImGui frames built and rendered
+  std::uint64_t failures = 0;       ///< failures passed to on_failure
+  /// How late the caret's blink timer ran, in milliseconds (time source at the run minus the
+  /// due time), for its last runs; at most kLatenessSamples, oldest first.
+  static constexpr std::size_t kLatenessSamples = 240;
+  std::deque<float> caret_lateness_ms;
+};
+
+class Window {
+ public:
+  /// The app's draw function: builds this window's ImGui frame. Runs on the UI thread between
+  /// ImGui::NewFrame() and ImGui::Render(), with the window's ImGui context current; the context
+  /// it gets schedules timers and threads on this window's runtime.
+  using DrawFunction = std::function<void(Window&, CallbackContext&)>;
+
+  /// Opens a window (GLFW is initialised with the first window and terminated with the last).
+  /// The ImGui and OpenGL contexts current before the call are current again after it, so a
+  /// window may be opened from another window's draw function.
+  /// Errors, with a message that says what failed and what to do:
+  /// - invalid_argument: a size or duration of `options` outside its documented range;
+  /// - resource: GLFW cannot start (no display: run under one, or headless with xvfb-run), or
+  ///   the window or its OpenGL 3.0 context cannot be created (GLFW's reason is included).
+  /// Cost: a window, a GL context and an ImGui context with its font atlas; milliseconds.
+  static Result<std::unique_ptr<Window>> create(WindowOptions options, DrawFunction draw);
+
+  /// Closes the window: its runtime terminates its threads and joins them (within the runtime's
+  /// join deadline), then the ImGui context and the GLFW window go.
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  /// The window's runtime: add timers and start threads on it from outside a callback. O(1).
+  WindowRuntime& runtime() noexcept;
+  /// The GLFW window, for what cadence does not wrap (icons, cursors, clipboard). Do not replace
+  /// its user pointer or its input callbacks: the window routes events through them. O(1).
+  GLFWwindow* glfw_window() const noexcept;
+  /// The window's ImGui context (current during its draw function). O(1).
+  ImGuiContext* imgui_context() const noexcept;
+  /// Counters since the window opened. O(1).
+  const WindowStats& stats() const noexcept;
+
+  /// True once the user closed the window or request_close() was called; the EventLoop then
+  /// destroys it after the current iteration. O(1).
+  bool should_close() const;
+  /// Asks for the window to close, as the close button does. Safe from its draw function. O(1).
+  void request_close();
+
+  /// One frame for this window: due timers, threads' messages, the change-set, and an ImGui
+  /// frame only if one is owed (start-up, input, or a requested redraw). Cost when nothing is
+  /// due and nothing is drawn: the runtime's idle frame (tens of ns, see docs/benchmarks.md)
+  /// plus two context checks; a drawn frame costs what ImGui and OpenGL cost.
+  void frame();
+  /// How long this window may sleep, measured on its time source: zero while it owes ImGui
+  /// frames, else the runtime's next_wake(); nullopt when nothing at all is scheduled (sleep
+  /// until input or a worker's post). O(1) when nothing changed, else O(log timers).
+  std::optional<Duration> next_wake();
+  /// Makes the next frame() build and render an ImGui frame. O(1).
+  void request_redraw() noexcept;
+
+  /// Shows `text` as a tooltip for the last ImGui item once it has been hovered for
+  /// tooltip_delay; until then arms the tooltip timer (no frames are drawn meanwhile). Call it
+  /// right after the item, from the draw function. Returns true while the tooltip shows. O(1).
+  bool tooltip(const char* text);
+
+  /// The last drawn frame as RGBA pixels, rows top to bottom, in framebuffer pixels; sets
+  /// `width` and `height`. Empty (and 0 x 0) before the first drawn frame. It renders the last
+  /// frame's ImGui draw data again into the back buffer and reads it back (the app's draw
+  /// function does not run): about one frame's rendering plus width x height x 4 bytes copied.
+  std::vector<std::uint8_t> read_pixels(int& width, int& height);
+  /// Writes the last drawn frame to a PNG file (see read_pixels for the cost).
+  /// Errors: resource when nothing was drawn yet or the file cannot be written.
+  Status screenshot(const std::string& path);
+
+  /// Input for tests and scripted demos. Position and buttons stick until changed (as a real
+  /// pointer's would) and override the real pointer's in every drawn frame; scroll and
+  /// characters go through ImGui's GLFW backend as real events do. Each one counts as input:
+  /// the next frames are drawn.
+  /// `x`, `y`: in the window's screen coordinates, from its top-left corner.
+  void inject_mouse_position(float x, float y);
+  /// `button`: 0 left, 1 right, 2 middle, 3 and 4 extra; other values are ignored.
+  void inject_mouse_button(int button, bool down);
+  /// `dx`, `dy`: wheel notches, positive up and right (GLFW's convention); feeds scroll momentum.
+  void inject_scroll(double dx, double dy);
+  /// A typed Unicode code point, to the focused text field; restarts the caret's blink.
+  void inject_char(unsigned int codepoint);
+
+  struct Impl;
+
+ private:
+  explicit Window(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cadence

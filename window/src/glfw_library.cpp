@@ -1,0 +1,58 @@
+#include "glfw_library.hpp"
+
+#include <GLFW/glfw3.h>
+
+#include <mutex>
+
+namespace cadence::detail {
+namespace {
+
+std::mutex mutex;  // guards the two below (GLFW's error callback may run on any thread)
+int holders = 0;
+std::string last_error;
+
+void on_error(int code, const char* description) {
+  std::lock_guard lock(mutex);
+  last_error = std::string(description ? description : "unknown error") + " (GLFW error " + std::to_string(code) + ")";
+}
+
+}  // namespace
+
+Status GlfwLibrary::acquire() {
+  std::unique_lock lock(mutex);
+  if (holders > 0) {
+    ++holders;
+    return {};
+  }
+  glfwSetErrorCallback(on_error);
+  lock.unlock();
+  const bool ok = glfwInit() == GLFW_TRUE;
+  lock.lock();
+  if (!ok) {
+    std::string why = last_error.empty() ? "glfwInit() failed" : last_error;
+    last_error.clear();
+    return Error{Errc::resource, "GLFW could not start: " + why +
+                                     ". A window needs a display: run under X11 or Wayland, or headless with "
+                                     "xvfb-run -a <program>"};
+  }
+  ++holders;
+  return {};
+}
+
+void GlfwLibrary::release() {
+  std::unique_lock lock(mutex);
+  if (holders == 0) return;
+  if (--holders == 0) {
+    lock.unlock();
+    glfwTerminate();
+  }
+}
+
+std::string GlfwLibrary::take_last_error() {
+  std::lock_guard lock(mutex);
+  std::string out = std::move(last_error);
+  last_error.clear();
+  return out;
+}
+
+}  // namespace cadence::detail

@@ -1,0 +1,21 @@
+// GLFW is process-wide: it starts with the first window and ends with the last. Errors GLFW
+// reports are kept so that failures can say what GLFW said.
+#pragma once
+
+#include <string>
+
+#include "cadence/result.hpp"
+
+namespace cadence::detail {
+
+class GlfwLibrary {
+ public:
+  /// Starts GLFW if no window holds it yet. Errors: resource, with GLFW's own message.
+  static Status acquire();
+  /// Ends GLFW when the last holder lets go.
+  static void release();
+  /// GLFW's last error message ("" if none), cleared by reading it.
+  static std::string take_last_error();
+};
+
+}  // namespace cadence::detail

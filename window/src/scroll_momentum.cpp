@@ -1,0 +1,47 @@
+#include <cmath>
+
+#include "system_timers.hpp"
+
+namespace cadence::detail {
+namespace {
+
+// A notch of the wheel starts a glide of about this many notches per second; the glide then
+// decays with the window's time constant, so one notch glides about kGain * decay notches more.
+constexpr double kGain = 6.0;
+// Below this speed (notches per second) the glide stops.
+constexpr double kRest = 0.05;
+
+}  // namespace
+
+void ScrollMomentum::on_scroll(WindowRuntime& runtime, double dx, double dy) {
+  vx_ += dx * kGain;
+  vy_ += dy * kGain;
+  if (moving_) return;
+  moving_ = true;
+  last_.reset();
+  const bool added = runtime.add_system_timer(kScrollMomentumTimer, Timer::animation([this](TimerCallbackInfo& info) {
+                               const Instant now = info.frame_start;
+                               const double dt = last_ ? std::chrono::duration<double>(now - *last_).count() : 0.0;
+                               last_ = now;
+                               pending_x_ += vx_ * dt;
+                               pending_y_ += vy_ * dt;
+                               const double keep = std::exp(-dt / std::chrono::duration<double>(decay_).count());
+                               vx_ *= keep;
+                               vy_ *= keep;
+                               if (std::hypot(vx_, vy_) < kRest) {
+                                 vx_ = vy_ = 0;
+                                 moving_ = false;
+                                 return TimerCallbackReturn::redraw_and_stop();
+                               }
+                               return TimerCallbackReturn::redraw();
+                             })).ok();
+  if (!added) moving_ = false;
+}
+
+void ScrollMomentum::feed(ImGuiIO& io) {
+  io.MouseWheel += static_cast<float>(pending_y_);
+  io.MouseWheelH += static_cast<float>(pending_x_);
+  pending_x_ = pending_y_ = 0;
+}
+
+}  // namespace cadence::detail

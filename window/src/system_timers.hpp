@@ -1,0 +1,95 @@
+// The four system timers a window runs on its runtime (ids in cadence/ids.hpp). Each is a small
+// piece of state with hooks the window calls around the app's draw function; each keeps its
+// timer only while it has something to do, so an idle window has none of them scheduled but the
+// caret's.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+
+#include "cadence/window_runtime.hpp"
+
+struct ImGuiWindow;
+
+namespace cadence::detail {
+
+/// Caret blink: shown `half_period`, hidden `half_period`, while a text field is active; shown
+/// again at once when the user types. ImGui's own blink (0.8 s on, 0.4 s off, driven by frame
+/// time) is overridden by pinning the active field's CursorAnim before its widget runs.
+class CaretBlink {
+ public:
+  CaretBlink(Duration half_period, std::deque<float>& lateness_ms) : half_period_(half_period), lateness_ms_(lateness_ms) {}
+  /// Before the app's widgets: make ImGui draw the caret as our phase says.
+  void before_widgets(float delta_time) const;
+  /// After them: start or stop the blink as a text field gains or loses focus; restart the
+  /// phase when the user typed in this frame.
+  void after_widgets(WindowRuntime& runtime, bool typed);
+  bool visible() const noexcept { return visible_; }
+  bool running() const noexcept { return running_; }
+
+ private:
+  void start(WindowRuntime& runtime);
+  Duration half_period_;
+  std::deque<float>& lateness_ms_;
+  bool visible_ = true;
+  bool running_ = false;
+};
+
+/// Scroll momentum: each wheel or trackpad event adds velocity; an every-frame timer turns it
+/// into wheel motion for the hovered window and lets it decay exponentially until it rests.
+class ScrollMomentum {
+ public:
+  explicit ScrollMomentum(Duration decay) : decay_(decay) {}
+  /// A scroll event (in wheel notches): gains velocity and starts the timer if it was resting.
+  void on_scroll(WindowRuntime& runtime, double dx, double dy);
+  /// In a drawn frame, before ImGui::NewFrame(): hands the motion gathered since the last frame
+  /// to ImGui.
+  void feed(ImGuiIO& io);
+  bool moving() const noexcept { return moving_; }
+
+ private:
+  Duration decay_;
+  double vx_ = 0, vy_ = 0;            // notches per second
+  double pending_x_ = 0, pending_y_ = 0;  // motion not handed to ImGui yet
+  std::optional<Instant> last_;
+  bool moving_ = false;
+};
+
+/// Drag autoscroll: while the left button drags near or past the top or bottom edge of the
+/// scrollable window the drag started in, scroll it, faster the closer to (or further past) the
+/// edge, up to 900 px/s. The timer runs only while it scrolls; update() removes it otherwise.
+class DragAutoscroll {
+ public:
+  /// After ImGui::NewFrame(): starts, steers or stops the autoscroll timer.
+  void update(WindowRuntime& runtime);
+  bool active() const noexcept { return active_; }
+
+ private:
+  ImGuiWindow* pressed_in_ = nullptr;  // where the left button went down, while it is held
+  ImGuiWindow* target_ = nullptr;
+  float speed_ = 0;  // pixels per second, negative = up
+  std::optional<Instant> last_;
+  bool active_ = false;
+};
+
+/// Tooltip delay: a tooltip shows once its item has been hovered for `delay`. The hover start
+/// arms a one-shot timer, so the loop wakes once, at the delay, instead of drawing every frame.
+class TooltipDelay {
+ public:
+  explicit TooltipDelay(Duration delay) : delay_(delay) {}
+  /// For the last item, from the draw function. True while the tooltip shows.
+  bool tooltip(WindowRuntime& runtime, Instant frame_start, const char* text);
+  /// After the app's widgets: forget a hover that ended.
+  void after_widgets(WindowRuntime& runtime);
+
+ private:
+  Duration delay_;
+  std::uint64_t hovered_ = 0;  // the hovered item's key, 0 when none
+  Instant since_;
+  bool seen_this_frame_ = false;
+};
+
+}  // namespace cadence::detail

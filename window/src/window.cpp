@@ -1,0 +1,218 @@
+#include "cadence/window.hpp"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "glfw_library.hpp"
+#include "window_impl.hpp"
+
+namespace cadence {
+
+Window::Window(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+namespace {
+
+std::string ms_text(Duration d) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%g ms", std::chrono::duration<double, std::milli>(d).count());
+  return text;
+}
+
+Status check(const WindowOptions& o) {
+  if (o.width <= 0 || o.height <= 0 || o.width > kMaxWindowSide || o.height > kMaxWindowSide) {
+    return Error{Errc::invalid_argument, "window size " + std::to_string(o.width) + "x" + std::to_string(o.height) +
+                                             " is out of range: each side must be in [1, " +
+                                             std::to_string(kMaxWindowSide) + "] screen coordinates"};
+  }
+  if (o.caret_blink <= Duration::zero()) {
+    return Error{Errc::invalid_argument, "caret_blink " + ms_text(o.caret_blink) + " must be positive"};
+  }
+  if (o.tooltip_delay < Duration::zero()) {
+    return Error{Errc::invalid_argument, "tooltip_delay " + ms_text(o.tooltip_delay) + " must not be negative"};
+  }
+  if (o.momentum_decay <= Duration::zero()) {
+    return Error{Errc::invalid_argument, "momentum_decay " + ms_text(o.momentum_decay) + " must be positive"};
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFunction draw) {
+  if (Status s = check(options); !s) return s.error();
+  if (Status s = detail::GlfwLibrary::acquire(); !s) return s.error();
+  auto impl = std::make_unique<Impl>(std::move(options), std::move(draw));
+  impl->holds_glfw = true;
+  std::unique_ptr<Window> window(new Window(std::move(impl)));  // from here ~Window cleans up
+  // A window may be opened from another window's draw function: leave that one's ImGui and
+  // OpenGL contexts current when done. Declared after `window`, so that it runs before a
+  // failed window's destructor can terminate GLFW.
+  struct RestoreContexts {
+    ImGuiContext* imgui = ImGui::GetCurrentContext();
+    GLFWwindow* gl = glfwGetCurrentContext();
+    ~RestoreContexts() {
+      ImGui::SetCurrentContext(imgui);
+      glfwMakeContextCurrent(gl);
+    }
+  } restore;
+  Impl& w = *window->impl_;
+  w.owner = window.get();
+
+  glfwWindowHint(GLFW_VISIBLE, w.options.visible ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  w.glfw = glfwCreateWindow(w.options.width, w.options.height, w.options.title.c_str(), nullptr, nullptr);
+  if (w.glfw == nullptr) {
+    const std::string why = detail::GlfwLibrary::take_last_error();
+    return Error{Errc::resource, "could not create a " + std::to_string(w.options.width) + "x" +
+                                     std::to_string(w.options.height) + " window with an OpenGL 3.0 context: " +
+                                     (why.empty() ? "GLFW gave no reason" : why)};
+  }
+  glfwMakeContextCurrent(w.glfw);
+  glfwSwapInterval(w.options.vsync ? 1 : 0);
+
+  w.imgui = ImGui::CreateContext();
+  ImGui::SetCurrentContext(w.imgui);
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no imgui.ini in the working directory
+  io.ConfigInputTextCursorBlink = true;
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(w.glfw, /*install_callbacks=*/false);  // ours route by window
+  ImGui_ImplOpenGL3_Init("#version 130");
+  w.install_callbacks();
+
+  w.runtime = std::make_unique<WindowRuntime>(w.options.time_source.value_or(TimeSource::system()), w.options.runtime);
+  w.runtime->set_waker([] { glfwPostEmptyEvent(); });  // thread-safe; called once per batch
+  // Every-frame timers follow the monitor's refresh, unless the app chose a frame interval.
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
+  if (w.options.runtime.frame_interval == WindowRuntime::Options{}.frame_interval && mode != nullptr &&
+      mode->refreshRate > 0) {
+    (void)w.runtime->set_frame_interval(std::chrono::nanoseconds(1'000'000'000 / mode->refreshRate));
+  }
+  return window;
+}
+
+Window::~Window() {
+  Impl& w = *impl_;
+  ImGuiContext* previous_imgui = ImGui::GetCurrentContext();
+  GLFWwindow* previous_gl = w.glfw != nullptr ? glfwGetCurrentContext() : nullptr;
+  if (w.imgui != nullptr) w.make_current();
+  w.runtime.reset();  // stops and joins the threads; no waker call after this
+  if (w.imgui != nullptr) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext(w.imgui);
+  }
+  ImGui::SetCurrentContext(previous_imgui == w.imgui ? nullptr : previous_imgui);
+  if (w.glfw != nullptr) {
+    if (previous_gl != w.glfw) glfwMakeContextCurrent(previous_gl);
+    glfwDestroyWindow(w.glfw);
+  }
+  if (w.holds_glfw) detail::GlfwLibrary::release();
+}
+
+WindowRuntime& Window::runtime() noexcept { return *impl_->runtime; }
+GLFWwindow* Window::glfw_window() const noexcept { return impl_->glfw; }
+ImGuiContext* Window::imgui_context() const noexcept { return impl_->imgui; }
+const WindowStats& Window::stats() const noexcept { return impl_->stats; }
+bool Window::should_close() const { return glfwWindowShouldClose(impl_->glfw) == GLFW_TRUE; }
+void Window::request_close() { glfwSetWindowShouldClose(impl_->glfw, GLFW_TRUE); }
+void Window::request_redraw() noexcept { impl_->frames_owed = std::max(impl_->frames_owed, 1); }
+
+void Window::Impl::make_current() const {
+  ImGui::SetCurrentContext(imgui);
+  if (glfwGetCurrentContext() != glfw) glfwMakeContextCurrent(glfw);  // a TLS read when it is
+}
+
+void Window::Impl::report(const ApplyReport& r) {
+  for (const Failure& f : r.failures) {
+    ++stats.failures;
+    if (options.on_failure) {
+      options.on_failure(f);
+    } else {
+      std::fprintf(stderr, "cadence: %s: %s\n", to_string(f.error.code), f.error.message.c_str());
+    }
+  }
+  if (r.update != Update::nothing) frames_owed = std::max(frames_owed, 1);
+}
+
+std::optional<Duration> Window::next_wake() {
+  if (impl_->frames_owed > 0 || impl_->input) return Duration::zero();
+  return impl_->runtime->next_wake();
+}
+
+void Window::frame() {
+  Impl& w = *impl_;
+  w.make_current();
+  ++w.stats.frames_run;
+  w.frame_start = w.runtime->now();
+  ChangeSet changes;
+  w.runtime->run_timers(w.frame_start, changes);
+  w.runtime->run_threads(changes);
+  w.report(w.runtime->apply(std::move(changes)));
+  if (w.input) {
+    w.frames_owed = std::max(w.frames_owed, 2);
+    w.input = false;
+  }
+  if (w.frames_owed > 0) w.draw_frame();
+}
+
+void Window::Impl::draw_frame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  // ImGui's clock follows the runtime's, so that a manual clock drives everything in tests.
+  const double dt = last_drawn ? std::chrono::duration<double>(frame_start - *last_drawn).count() : 1.0 / 60.0;
+  io.DeltaTime = static_cast<float>(std::max(dt, 1e-5));
+  if (mouse_position) io.MousePos = *mouse_position;
+  for (std::size_t b = 0; b < mouse_buttons.size(); ++b) {
+    if (mouse_buttons[b]) io.MouseDown[b] = *mouse_buttons[b];
+  }
+  momentum.feed(io);
+  ImGui::NewFrame();
+  caret.before_widgets(io.DeltaTime);
+  autoscroll.update(*runtime);
+
+  ChangeSet ui_changes;
+  {
+    CallbackContext context = runtime->context(ui_changes);
+    if (draw) draw(*owner, context);
+  }
+  tooltips.after_widgets(*runtime);
+  caret.after_widgets(*runtime, typed);
+  typed = false;
+
+  ImGui::Render();
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(glfw, &width, &height);
+  render(ImGui::GetDrawData(), width, height);
+  glfwSwapBuffers(glfw);
+
+  ++stats.frames_drawn;
+  last_drawn = frame_start;
+  frames_owed = std::max(frames_owed - 1, 0);
+  report(runtime->apply(std::move(ui_changes)));
+}
+
+void Window::Impl::render(ImDrawData* data, int width, int height) const {
+  glViewport(0, 0, width, height);
+  // Clear to the style's window background, so that a window covering the whole viewport can
+  // skip its background (ImGuiWindowFlags_NoBackground) and look the same: with software
+  // rendering a full-window blended quad is most of a frame's cost, a clear is nearly free.
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  if (data != nullptr) ImGui_ImplOpenGL3_RenderDrawData(data);
+}
+
+bool Window::tooltip(const char* text) { return impl_->tooltips.tooltip(*impl_->runtime, impl_->frame_start, text); }
+
+}  // namespace cadence
