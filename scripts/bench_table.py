@@ -25,11 +25,15 @@ def parse(name):
 
 
 def load(paths):
-    """{(family, impl, args...): {field: median value}}"""
+    """({(family, impl, args...): {field: median value}}, window bench object or None)"""
     out = defaultdict(dict)
+    window = None
     for path in paths:
         with open(path) as f:
             data = json.load(f)
+        if "benchmarks" not in data:  # cadence_bench_window writes its own object
+            window = data
+            continue
         for b in data["benchmarks"]:
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
                 continue
@@ -44,7 +48,7 @@ def load(paths):
                           "wakes_per_batch", "items_per_second"):
                 if field in b:
                     out[key][field] = b[field]
-    return out
+    return out, window
 
 
 def fmt(v, digits=1):
@@ -223,9 +227,34 @@ def channel_tables(r):
     return out
 
 
+def window_tables(w):
+    if not w:
+        return []
+    idle, busy = w["idle"], w["every_frame"]
+    ratio = busy["cpu_percent"] / idle["cpu_percent"] if idle["cpu_percent"] > 0 else None
+    out = [f"### CPU of one core: an idle window with a blinking caret beside the same window drawn every frame (medians of {w.get('rounds', 1)} rounds)\n\n" + table(
+        ["loop", "CPU (%)", "frames per second", "wake-ups per second", "target"],
+        [["cadence, idle (caret blinking)", fmt(idle["cpu_percent"], 2), fmt(idle["frames_per_second"], 1),
+          fmt(idle["wakeups_per_second"], 1), f"{verdict(idle['cpu_percent'] <= 1.0)} (<= 1%)"],
+         ["render every frame", fmt(busy["cpu_percent"], 1), fmt(busy["frames_per_second"], 0), "-",
+          f"every-frame/idle {fmt(ratio, 0)}x"]])]
+    rows = []
+    for key, what in (("post_to_write_back_us", "worker post to write-back, loop asleep"),
+                      ("timer_lateness_us", "timer lateness, loop idle"),
+                      ("sleep_lateness_us", "baseline: a plain thread's sleep_until lateness")):
+        d = w.get(key)
+        if not d:
+            continue
+        target = f"{verdict(d['p99'] <= 2000)} (p99 <= 2 ms)" if key != "sleep_lateness_us" else "what the OS gives"
+        rows.append([what, str(d["samples"]), fmt(d["p50"] / 1000, 2), fmt(d["p99"] / 1000, 2), fmt(d["max"] / 1000, 2), target])
+    out.append(f"### Latency on the UI thread (ms; samples of {w.get('rounds', 1)} rounds)\n\n" +
+               table(["what", "samples", "p50", "p99", "max", "target"], rows))
+    return out
+
+
 def main(paths):
-    r = load(paths)
-    sections = queues_tables(r) + runtime_tables(r) + channel_tables(r)
+    r, window = load(paths)
+    sections = queues_tables(r) + runtime_tables(r) + channel_tables(r) + window_tables(window)
     print("\n\n".join(sections))
 
 
