@@ -30,6 +30,13 @@ AdvanceReport HeapTimerQueue::advance(Ticks now, std::vector<Token>& fired) {
   return report;
 }
 
+bool HeapTimerQueue::peek_next(std::vector<Token>& out, std::size_t max) {
+  const std::size_t start = out.size();
+  if (heap_.root_ties(out, max)) return true;
+  out.resize(start);
+  return false;
+}
+
 std::optional<Ticks> HeapTimerQueue::next_fire() {
   auto next = heap_.peek();
   if (!next) return std::nullopt;

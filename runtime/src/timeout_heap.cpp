@@ -1,5 +1,6 @@
 #include "cadence/timeout_heap.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -44,6 +45,33 @@ std::optional<TimeoutHeap::Entry> TimeoutHeap::peek() {
   drop_cancelled_roots();
   if (nodes_.empty()) return std::nullopt;
   return Entry{nodes_.front().expiration, nodes_.front().data};
+}
+
+bool TimeoutHeap::root_ties(std::vector<Data>& out, std::size_t max) {
+  drop_cancelled_roots();
+  if (nodes_.empty()) return true;
+  const Expiration e = nodes_.front().expiration;
+  // Entries sharing the root's expiration form a subtree hanging from the root: no entry below
+  // a later one can be due at e. Visit it depth first, then order the live ones by push order.
+  std::vector<std::pair<std::uint64_t, Data>> ties;
+  std::vector<std::size_t> stack{0};
+  std::size_t visited = 0;
+  while (!stack.empty()) {
+    const std::size_t pos = stack.back();
+    stack.pop_back();
+    if (++visited > 4 * max) return false;
+    const Node& n = nodes_[pos];
+    if (n.seq != 0) {
+      if (ties.size() == max) return false;
+      ties.emplace_back(n.seq, n.data);
+    }
+    for (std::size_t child = 2 * pos + 1; child <= 2 * pos + 2 && child < nodes_.size(); ++child) {
+      if (nodes_[child].expiration == e) stack.push_back(child);
+    }
+  }
+  std::sort(ties.begin(), ties.end());
+  for (const auto& t : ties) out.push_back(t.second);
+  return true;
 }
 
 std::optional<TimeoutHeap::Entry> TimeoutHeap::pop() {

@@ -174,26 +174,41 @@ void TimerTable::enqueue(std::uint32_t i, Instant due) {
   // An animation timer past its delay is queued only for its expiry.
   Instant at = s.state == State::animating ? *s.expires : due;
   if (s.expires && *s.expires < at) at = *s.expires;
-  std::int64_t tick = std::max<std::int64_t>(tick_ceil(at), 0);
+  std::int64_t tick = 0;
   const std::int64_t slack_ms = s.timer->slack().count() / kNsPerTick;
   if (slack_ms >= 1) {
     // Run at the next multiple of the largest power of two <= slack: timers with slack gather
     // on shared instants, and none runs more than `slack` late.
     const auto grid = static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(slack_ms)));
-    tick = ceil_div(tick, grid) * grid;
+    tick = ceil_div(std::max<std::int64_t>(tick_ceil(at), 0), grid) * grid;
+    at = instant_of(tick);
+  } else {
+    // The queue fires a whole millisecond at once; run() checks the exact instant.
+    tick = std::max<std::int64_t>(tick_floor(at), 0);
   }
+  s.exact = at;
   if (tick <= queue_->now().count()) {
-    // Already due: the queue would wait a tick; run it at the next frame instead.
-    s.due_now = true;
-    ++due_now_count_;
-    due_now_.push_back(SlotRef{i, s.generation});
+    // Due within the queue's current millisecond, or already due: the queue would wait a tick,
+    // so it waits in the short list for its exact instant instead.
+    hold(i);
     return;
   }
   s.queued = queue_->schedule(Ticks{tick - queue_->now().count()}, i);
+  ++queue_version_;
+}
+
+void TimerTable::hold(std::uint32_t i) {
+  Slot& s = slots_[i];
+  s.due_now = true;
+  ++due_now_count_;
+  due_now_.push_back(SlotRef{i, s.generation});
 }
 
 void TimerTable::dequeue(Slot& s) {
-  if (s.queued.value != 0) queue_->cancel(s.queued);
+  if (s.queued.value != 0) {
+    queue_->cancel(s.queued);
+    ++queue_version_;
+  }
   s.queued = {};
   if (s.due_now) {
     s.due_now = false;
@@ -203,8 +218,15 @@ void TimerTable::dequeue(Slot& s) {
 
 std::optional<Instant> TimerTable::next_due(Duration frame_interval, std::optional<Instant> last_frame) {
   std::optional<Instant> best;
-  if (due_now_count_ > 0) return last_frame ? *last_frame : origin_;
-  if (auto tick = queue_->next_fire()) best = instant_of(tick->count());
+  if (due_now_count_ > 0) {
+    // The short list holds what is due within the queue's current millisecond or overdue:
+    // a handful of entries, walked here.
+    for (const SlotRef ref : due_now_) {
+      const Slot& s = slots_[ref.slot];
+      if (s.generation == ref.generation && s.due_now && (!best || s.exact < *best)) best = s.exact;
+    }
+  }
+  if (auto at = queue_next_exact(); at && (!best || *at < *best)) best = at;
   if (animating_ > 0) {
     const Instant frame = (last_frame ? *last_frame : origin_) + frame_interval;
     if (!best || frame < *best) best = frame;
@@ -212,27 +234,74 @@ std::optional<Instant> TimerTable::next_due(Duration frame_interval, std::option
   return best;
 }
 
+std::optional<Instant> TimerTable::queue_next_exact() {
+  const std::optional<Ticks> tick = queue_->next_fire();
+  if (!tick) return std::nullopt;
+  // Cached while nothing was scheduled, cancelled or fired, and the queue's next tick is the
+  // same: the timers due at that tick are then the same. A fallback is retried once the queue
+  // has moved within a second of that tick, since moving may have brought the tick's timers
+  // down to where they can be listed; further out, the start of the millisecond will do.
+  const std::int64_t now = queue_->now().count();
+  if (next_exact_.version == queue_version_ && next_exact_.tick == tick->count() &&
+      (next_exact_.listed || next_exact_.queue_now == now || tick->count() - now > kRetryTicks)) {
+    return next_exact_.at;
+  }
+  // The queue works in whole milliseconds; the exact instant is the earliest of its timers in
+  // that millisecond. When the queue cannot list them cheaply, wake at the start of the
+  // millisecond: never late, and at worst one frame that finds nothing due yet.
+  Instant at = instant_of(tick->count());
+  peek_scratch_.clear();
+  const bool listed = queue_->peek_next(peek_scratch_, kPeekMax) && !peek_scratch_.empty();
+  if (listed) {
+    at = slots_[static_cast<std::uint32_t>(peek_scratch_.front())].exact;
+    for (Token t : peek_scratch_) at = std::min(at, slots_[static_cast<std::uint32_t>(t)].exact);
+  }
+  next_exact_ = NextExact{queue_version_, tick->count(), now, listed, at};
+  return at;
+}
+
 // ---- running -------------------------------------------------------------------------------
 
 void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& changes) {
   ++frame_;
-  // First what was already due when it was queued (it is due earlier than anything the queue
-  // fires now), then the queue's timers in due order. Timers that become due again while this
-  // frame runs (a burst catching up) go to the next frame's list.
+  // First the short list (timers due within the queue's last millisecond, or overdue when
+  // queued: all earlier than what the queue fires now), in exact due order; then the queue's
+  // timers in due order. A timer whose exact instant is still ahead waits in the short list.
+  // Timers that become due again while this frame runs (a burst catching up) go to the next
+  // frame's list.
   due_scratch_.clear();
   due_scratch_.swap(due_now_);
+  std::erase_if(due_scratch_, [&](SlotRef ref) {
+    const Slot& s = slots_[ref.slot];
+    if (s.generation != ref.generation || !s.due_now) return true;
+    if (s.exact > frame_start) {
+      due_now_.push_back(ref);  // still ahead: keep waiting
+      return true;
+    }
+    return false;
+  });
+  std::stable_sort(due_scratch_.begin(), due_scratch_.end(),
+                   [&](SlotRef a, SlotRef b) { return slots_[a.slot].exact < slots_[b.slot].exact; });
   for (const SlotRef ref : due_scratch_) {
     Slot& s = slots_[ref.slot];
-    if (s.generation != ref.generation || !s.due_now) continue;
+    if (s.generation != ref.generation || !s.due_now) continue;  // removed by an earlier callback
     s.due_now = false;
     --due_now_count_;
     run_one(ref.slot, frame_start, context, changes);
   }
   fired_.clear();
-  queue_->advance(Ticks{std::max<std::int64_t>(tick_floor(frame_start), 0)}, fired_);
+  const std::int64_t tick = std::max<std::int64_t>(tick_floor(frame_start), 0);
+  if (tick > queue_->now().count()) {
+    queue_->advance(Ticks{tick}, fired_);
+    if (!fired_.empty()) ++queue_version_;
+  }
   for (Token token : fired_) {
     const auto i = static_cast<std::uint32_t>(token);
     slots_[i].queued = {};
+    if (slots_[i].exact > frame_start) {
+      hold(i);  // due later within this millisecond
+      continue;
+    }
     run_one(i, frame_start, context, changes);
   }
   // Animation timers run on every frame; drop the references that went stale while doing so.

@@ -2,8 +2,11 @@
 // and adds the frame rules around it (contexts, change-sets, the clock). Private to the library.
 //
 // Time is kept as Instants; the queue works in whole milliseconds from `origin`. A timer due at
-// instant D goes into the queue at tick ceil(D), so it runs at the first frame at or after D
-// rounded up to a millisecond, and the queue's next fire is exactly when to wake for it.
+// instant D goes into the queue at tick floor(D). When the queue fires that tick, a timer whose
+// D is still ahead of frame_start waits in a short list (due_now_) for D itself; next_due()
+// asks the queue for the timers of its next tick and returns the earliest D among them. So a
+// timer runs at the first frame at or after D, exactly, and one wake-up serves it. Timers with
+// slack are rounded up to their slack grid instead.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +53,7 @@ class TimerTable {
     std::optional<Timer> timer;
     Instant created;
     Instant due;                       // next due time (before slack), while scheduled
+    Instant exact;                     // when it is queued for: due, expiry or the slack grid
     std::optional<Instant> expires;    // created + timeout, shifted by pauses
     std::optional<Instant> last_run;
     std::uint64_t run_count = 0;
@@ -61,7 +65,7 @@ class TimerTable {
     State state = State::free;
     bool stopped = false;
     bool paused_every_frame = false;   // resume as an animation timer
-    bool due_now = false;              // waiting in due_now_ (due at or before the queue's tick)
+    bool due_now = false;              // waiting in due_now_ for `exact`
   };
   /// A slot named in a list that may outlive it: valid while the generation matches.
   struct SlotRef {
@@ -74,7 +78,11 @@ class TimerTable {
   Instant instant_of(std::int64_t tick) const;
   /// Queues slot `i` for its due time (or its expiry, if sooner), aligned up for slack.
   void enqueue(std::uint32_t i, Instant due);
+  /// Puts slot `i` in the short list, to run at the first frame at or after its `exact`.
+  void hold(std::uint32_t i);
   void dequeue(Slot& s);
+  /// The exact instant of the queue's next timer (cached until the queue changes).
+  std::optional<Instant> queue_next_exact();
   void free_slot(std::uint32_t i);
   Slot* find(TimerId id);
   const Slot* find(TimerId id) const;
@@ -92,10 +100,24 @@ class TimerTable {
   std::unordered_map<TimerId, std::uint32_t> index_;
   std::vector<SlotRef> animations_;  // in the order they started running every frame
   std::size_t animating_ = 0;        // slots in State::animating
-  // Timers already due when queued (the queue never fires in its current tick): they run at the
-  // next frame, whatever its time.
+  // The short list: timers due within the queue's current millisecond (the queue never fires
+  // in its current tick) or overdue when queued; each runs at the first frame at or after its
+  // exact instant. A handful of entries.
   std::vector<SlotRef> due_now_;
   std::size_t due_now_count_ = 0;    // slots with due_now set
+  // The exact instant of the queue's next tick, valid while queue_version_ matches.
+  static constexpr std::size_t kPeekMax = 64;
+  static constexpr std::int64_t kRetryTicks = 1024;  // retry an unlisted next tick this close
+  struct NextExact {
+    std::uint64_t version = ~std::uint64_t{0};
+    std::int64_t tick = 0;       // the queue's next tick
+    std::int64_t queue_now = 0;  // the queue's now() when computed
+    bool listed = false;         // false: the queue could not list the tick's timers
+    Instant at;
+  };
+  std::uint64_t queue_version_ = 0;  // bumped on every schedule, cancel and firing advance
+  NextExact next_exact_;
+  std::vector<Token> peek_scratch_;
   std::vector<Token> fired_;         // scratch for the queue's output
   std::vector<SlotRef> due_scratch_;
   std::uint64_t frame_ = 0;

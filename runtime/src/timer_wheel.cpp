@@ -162,6 +162,30 @@ std::optional<Ticks> TimerWheel::next_fire_slow() {
   return Ticks{*next_fire_ms_};
 }
 
+bool TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
+  const std::optional<Ticks> next = next_fire();
+  if (!next) return true;
+  const std::int64_t d = next->count();
+  // Entries with deadline d on a coarse level: its slot's earliest deadline says so (or is
+  // unknown until relearned, which this call does not do).
+  for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
+    const auto level = static_cast<std::uint32_t>(std::countr_zero(bits));
+    const CoarseSlot& c = coarse(level).slots[coarse_index(level, d)];
+    if (c.count > 0 && (c.min_count == 0 || c.min_ms == d)) return false;
+  }
+  // Level 0 holds one deadline per slot: every entry of d's slot is due at d.
+  const std::size_t start = out.size();
+  std::size_t n = 0;
+  for (std::uint32_t i = ends_[slot_id(0, d)].head; !is_end(i); i = pool_.links(i).next) {
+    if (++n > max) {
+      out.resize(start);
+      return false;
+    }
+    out.push_back(pool_.payload(i).token);
+  }
+  return true;
+}
+
 std::int64_t TimerWheel::front_block(std::uint32_t level) const noexcept {
   const CoarseLevel& L = coarse(level);
   const std::int64_t cur = now_ms_ >> shift_of(level);

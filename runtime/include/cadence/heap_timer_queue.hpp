@@ -32,6 +32,8 @@ class HeapTimerQueue final : public TimerQueue {
   std::size_t active_count() const override { return heap_.live_count(); }
   /// O(1) after dropping cancelled roots.
   std::optional<Ticks> next_fire() override;
+  /// Walks the heap from the root through the entries that share its deadline.
+  bool peek_next(std::vector<Token>& out, std::size_t max) override;
 
   /// The heap underneath, for inspection (size() includes cancelled entries not yet dropped).
   const TimeoutHeap& heap() const noexcept { return heap_; }

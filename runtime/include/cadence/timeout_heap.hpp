@@ -67,6 +67,11 @@ class TimeoutHeap {
   /// Removes and returns the earliest live entry; its data now belongs to the caller (it is not
   /// released). Drops cancelled roots first, like peek(). nullopt on an empty heap. O(log n).
   std::optional<Entry> pop();
+  /// Appends the data of every live entry whose expiration equals the root's, in pop order, and
+  /// returns true; returns false (having appended an unspecified part) when there are more than
+  /// `max` or more than 4 * max entries would have to be visited. Drops cancelled roots first,
+  /// as peek() does. Cost: O(max log max).
+  bool root_ties(std::vector<Data>& out, std::size_t max);
 
   /// Cancels the earliest-pushed live entry with this expiration and data. O(n) search.
   /// Errors: not_found when no live entry matches; nothing changes.

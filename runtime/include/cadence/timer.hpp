@@ -10,8 +10,8 @@
 // When it runs, exactly (frame_start is taken once per frame, before any callback runs, so a
 // slow callback does not move the schedule):
 // - A timer is due at `added + delay`, then every `interval` after the previous due time. It
-//   runs at the first frame whose frame_start is at or after its due time rounded up to the next
-//   whole millisecond of the runtime's timeline; never earlier.
+//   runs at the first frame whose frame_start is at or after its due time (to the nanosecond;
+//   the runtime's queue counts whole milliseconds and checks the rest itself); never earlier.
 // - A 100 ms interval timer whose callback takes 30 ms runs again 100 ms after it was due: 70 ms
 //   after the callback returned.
 // - Missed ticks, after the app stalled past several due times (a 100 ms timer, a 5 s stall):

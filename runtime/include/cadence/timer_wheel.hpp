@@ -73,6 +73,9 @@ class TimerWheel final : public TimerQueue {
   Ticks now() const override { return Ticks{now_ms_}; }
   std::size_t active_count() const override { return active_; }
   std::optional<Ticks> next_fire() override;
+  /// Lists the level-0 slot of the next deadline; false while entries with that deadline still
+  /// sit on a coarse level (the next timer is more than 16 s away, or its slot is moving down).
+  bool peek_next(std::vector<Token>& out, std::size_t max) override;
 
   /// The deadline of a pending timer, or nullopt for a fired, cancelled or unknown id. O(1).
   std::optional<Ticks> deadline_of(QueueId id) const;

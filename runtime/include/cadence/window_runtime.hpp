@@ -18,8 +18,10 @@
 // - run_timers() touches only the timers that are due (plus the animation timers, which run on
 //   every frame); 100,000 idle timers cost a frame nothing.
 // - next_wake() is exact: sleeping for it and running a frame then runs the next timer; it is
-//   never later than a due timer, and sub-millisecond due times are rounded up to the next
-//   millisecond. While an animation timer runs it is at most the frame interval.
+//   never later than a due timer. It can be early (a frame that finds nothing due, then an
+//   exact wake) only when more than 64 timers share the next millisecond, or when the next
+//   timer is more than 16 s away and its millisecond is not known yet. While an animation
+//   timer runs it is at most the frame interval.
 // - A timer id is unique within its runtime. App timers use ids >= 0x0100 (TimerId::unique());
 //   ids 0x0001-0x00FF belong to the window's system timers (add_system_timer).
 // - Callbacks change timers through their CallbackContext; see callback_context.hpp for when
