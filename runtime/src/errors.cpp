@@ -17,6 +17,10 @@ const char* to_string(Errc code) noexcept {
     case Errc::reentrant_call: return "reentrant_call";
     case Errc::closed: return "closed";
     case Errc::resource: return "resource";
+    case Errc::full: return "full";
+    case Errc::unsafe: return "unsafe";
+    case Errc::corrupt: return "corrupt";
+    case Errc::system: return "system";
   }
   return "unknown";
 }

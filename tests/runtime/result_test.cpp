@@ -39,6 +39,10 @@ TEST(ResultTest, StatusIsSuccessOrError) {
 TEST(ResultTest, ErrcNamesAreStable) {
   EXPECT_STREQ(to_string(Errc::stale), "stale");
   EXPECT_STREQ(to_string(Errc::clock_mismatch), "clock_mismatch");
+  EXPECT_STREQ(to_string(Errc::full), "full");
+  EXPECT_STREQ(to_string(Errc::unsafe), "unsafe");
+  EXPECT_STREQ(to_string(Errc::corrupt), "corrupt");
+  EXPECT_STREQ(to_string(Errc::system), "system");
 }
 
 }  // namespace

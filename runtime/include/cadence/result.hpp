@@ -35,6 +35,10 @@ enum class Errc : std::uint8_t {
   reentrant_call,     ///< a call made from inside a callback that must not make it
   closed,             ///< the other end of a channel is gone (a finished thread)
   resource,           ///< the system refused a resource (a thread could not be created)
+  full,               ///< a fixed-size container has no room left
+  unsafe,             ///< a file that is not safe to use (a symlink, another user's file)
+  corrupt,            ///< stored data that is not what it must be (a damaged header)
+  system,             ///< an operating-system call failed; the message has its reason
 };
 
 /// Returns a short, stable name for `code` ("invalid_argument", ...). O(1).

@@ -1,0 +1,175 @@
+// cadence/shared_timing_wheel.hpp: one hashed timing wheel that several processes share.
+//
+// A wheel of `num_slots` buckets and a fixed pool of `capacity` timers, kept in a shared
+// mapping: a backing file that any process may open, an anonymous mapping that children
+// inherit across fork(), or a memfd whose descriptor is passed to another process. Every
+// process that maps it schedules into, cancels from and advances one clock. Time is in whole
+// ticks (what a tick means is the app's choice); each timer carries a 64-bit payload that comes
+// back when it fires. Linux only.
+//
+//     auto wheel = SharedTimingWheel::open("/run/user/1000/jobs.tw", 512, 10'000);
+//     if (!wheel) { log(wheel.error().message); return; }
+//     SharedTimerId id = *wheel->add(30, job_id);        // fires 30 ticks from now
+//     wheel->cancel(id);                                  // ... or not at all
+//     std::vector<std::uint64_t> due;
+//     wheel->advance(1, due);                             // appends what came due
+//     for (std::uint64_t job : due) run(job);
+//
+// A timer due `delay` ticks from now goes into bucket (now + delay) mod num_slots, and a timer
+// more than one rotation away waits there for its round: the hand passes its bucket once per
+// rotation and fires it on the pass where its tick has come. Timers due on one tick fire in the
+// order they were added.
+//
+// Costs: add and cancel O(1); advance(t) O(t + fired) plus one visit per rotation for long
+// timers, and for t >= num_slots O(num_slots + pending + fired log fired) however large t is.
+// Memory: 4 bytes per slot plus 32 per timer plus a 128-byte header; pages of the pool are
+// touched only as the pool fills.
+//
+// Sharing and safety:
+// - A file is created 0600 (owner only) unless a mode is given, with O_CREAT | O_EXCL |
+//   O_NOFOLLOW; a symlink, a non-regular file or a file owned by another user is refused. An
+//   existing file's header is validated (magic, version, geometry, size) and its geometry
+//   wins over the caller's (whose values are still range-checked).
+// - Mutation is serialised by a robust process-shared mutex in the header. A process killed
+//   inside an operation never wedges the others: the next one to lock repairs the wheel from its
+//   per-timer state (the lists are rebuilt, the killed operation counts as done or not done)
+//   and goes on. now(), count() and stats() read without the lock.
+// - A creator killed before it committed the header leaves an all-zero or empty file; open()
+//   re-initialises such a file when it has exactly the size the requested geometry needs (or
+//   none) and belongs to this user. A file with part of a header fails with a message saying
+//   so; it never held timers, but check before deleting a file you care about.
+// Any process that can write the file is trusted not to scribble on the mapping.
+//
+// Thread: every member may be called from any thread of any process sharing the wheel;
+// operations are serialised by the wheel's lock. A SharedTimingWheel object itself (its
+// mapping and descriptor) is not to be moved or destroyed while another thread uses it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cadence/result.hpp"
+
+namespace cadence {
+
+/// Names one timer of a shared wheel: the generation of its pool slot (high 32 bits) and the
+/// slot + 1 (low 32 bits). 0 is never issued. Valid in every process that shares the wheel.
+struct SharedTimerId {
+  std::uint64_t value = 0;
+  friend constexpr bool operator==(SharedTimerId, SharedTimerId) = default;
+};
+
+/// A snapshot of a shared wheel's counters (read without the lock: each field is exact, the
+/// set may straddle an operation of another process).
+struct SharedWheelStats {
+  std::uint64_t now = 0;          ///< ticks since creation or the last clear()
+  std::uint32_t count = 0;        ///< pending timers
+  std::uint32_t num_slots = 0;
+  std::uint32_t capacity = 0;
+  std::uint32_t cur = 0;          ///< the bucket the hand is on: now % num_slots
+  std::uint64_t ops = 0;          ///< adds, cancels, advances and clears since creation
+  std::size_t mmap_size = 0;      ///< bytes mapped
+  std::uint64_t recoveries = 0;   ///< repairs after a process died holding the lock
+};
+
+class SharedTimingWheel {
+ public:
+  static constexpr std::uint32_t kMaxSlots = std::uint32_t{1} << 24;
+  static constexpr std::uint32_t kMaxCapacity = std::uint32_t{1} << 24;
+  /// The largest delay add() accepts and the largest step advance() takes, in ticks (2^62).
+  static constexpr std::int64_t kMaxTicks = std::int64_t{1} << 62;
+  /// Bytes of the fixed header at the start of the mapping.
+  static constexpr std::size_t kHeaderBytes = 128;
+
+  /// Bytes a wheel of this geometry maps: 128 + 4 * num_slots + 32 * capacity (rounded up to
+  /// 8). Errors: invalid_argument for a value outside [1, 2^24].
+  static Result<std::size_t> mapping_size(std::uint32_t num_slots, std::uint32_t capacity);
+
+  /// Opens the wheel in the file at `path`, creating it (with `mode`, default 0600) when it does
+  /// not exist. Arguments are checked first, even when the file exists and its geometry wins.
+  /// Errors (each message names the file): invalid_argument (geometry out of range, mode beyond
+  /// 0777); unsafe (a symlink, not a regular file, owned by another user); corrupt (a header
+  /// that is not a shared timing wheel's, a version or geometry it cannot hold, a size that does
+  /// not match its header, a partial header left by an interrupted create); system (an OS call
+  /// failed, with its reason). Cost: one open, fstat, flock and mmap; creating writes the header.
+  static Result<SharedTimingWheel> open(const std::string& path, std::uint32_t num_slots, std::uint32_t capacity,
+                                        std::uint32_t mode = 0600);
+  /// A wheel in an anonymous shared mapping: children forked after this call share it.
+  static Result<SharedTimingWheel> anonymous(std::uint32_t num_slots, std::uint32_t capacity);
+  /// A wheel in a new memfd named `name` (a label for /proc, not a path); pass memfd() to
+  /// another process, which reopens it with from_fd().
+  static Result<SharedTimingWheel> memfd(const std::string& name, std::uint32_t num_slots, std::uint32_t capacity);
+  /// Attaches to the wheel in descriptor `fd` (a memfd or an open wheel file). The descriptor is
+  /// duplicated (close-on-exec): it stays the caller's to close. Errors: as open(), plus
+  /// invalid_argument for a negative fd.
+  static Result<SharedTimingWheel> from_fd(int fd);
+  /// Removes the file at `path` (the wheel lives on in processes that have it mapped).
+  /// Errors: system, with the reason.
+  static Status unlink(const std::string& path);
+
+  SharedTimingWheel(SharedTimingWheel&& other) noexcept;
+  SharedTimingWheel& operator=(SharedTimingWheel&& other) noexcept;
+  SharedTimingWheel(const SharedTimingWheel&) = delete;
+  SharedTimingWheel& operator=(const SharedTimingWheel&) = delete;
+  /// Unmaps and closes; the wheel itself stays in its file, memfd or other processes.
+  ~SharedTimingWheel();
+
+  /// Schedules `payload` to fire `delay` ticks from now (a delay below 1 counts as 1).
+  /// Errors: invalid_argument for a delay above kMaxTicks; full when all `capacity` timers are
+  /// pending (nothing changes). O(1).
+  Result<SharedTimerId> add(std::int64_t delay, std::uint64_t payload);
+  /// The same as add().
+  Result<SharedTimerId> schedule(std::int64_t delay, std::uint64_t payload) { return add(delay, payload); }
+  /// Cancels a pending timer: true if it was pending; false for a timer that fired or was
+  /// cancelled, an id never issued, 0, or a stale id whose slot now holds another timer (that
+  /// timer is left alone). O(1).
+  bool cancel(SharedTimerId id);
+  /// Moves the clock `ticks` forward and returns the payloads that came due, in fire order
+  /// (tick by tick; within a tick, in the order they were added). Errors: invalid_argument for
+  /// a negative `ticks`, or one that would take now() past kMaxTicks (nothing changes).
+  Result<std::vector<std::uint64_t>> advance(std::int64_t ticks = 1);
+  /// The same, appending to `fired` (no allocation once it has room).
+  Status advance(std::int64_t ticks, std::vector<std::uint64_t>& fired);
+
+  /// Ticks since creation or the last clear(). Lock-free.
+  std::uint64_t now() const noexcept;
+  /// Pending timers. Lock-free.
+  std::uint32_t count() const noexcept;
+  std::uint32_t num_slots() const noexcept;
+  std::uint32_t capacity() const noexcept;
+  /// Cancels every timer (their ids go stale) and sets the clock back to 0. O(timers used).
+  void clear();
+  SharedWheelStats stats() const noexcept;
+
+  /// The backing file's path; empty for anonymous, memfd and from_fd wheels.
+  const std::string& path() const noexcept { return path_; }
+  /// The descriptor of a memfd wheel (or of the file of a from_fd wheel); -1 for anonymous and
+  /// file wheels. Owned by this object.
+  int memfd() const noexcept { return memfd_ ? fd_ : -1; }
+  /// Walks every slot and timer and checks the lists against the timers (under the lock); an
+  /// empty string when they agree, else what is wrong first. For tests. O(slots + capacity).
+  std::string check() const;
+
+  /// Flushes the mapping to its file (msync). A no-op for anonymous and memfd wheels.
+  /// Errors: system.
+  Status sync();
+  /// Removes the backing file. Errors: invalid_argument for a wheel without a file; system.
+  Status unlink();
+
+ private:
+  struct Layout;
+  SharedTimingWheel(void* base, std::size_t size, int fd, bool memfd, std::string path) noexcept;
+  static Result<SharedTimingWheel> attach(int fd, std::string path, const std::string& what, std::uint32_t num_slots,
+                                          std::uint32_t capacity, int trust);
+  void release() noexcept;
+
+  void* base_ = nullptr;
+  std::size_t size_ = 0;
+  int fd_ = -1;
+  bool memfd_ = false;
+  std::string path_;
+};
+
+}  // namespace cadence

@@ -1,0 +1,344 @@
+// SharedTimingWheel across processes: forked schedulers with one advancer, and processes killed
+// with SIGKILL inside every step of every operation while they hold the lock. The survivors
+// repair the wheel and go on; every timer fires exactly once or, if its operation died with
+// its process, is consistently there or not.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cadence/shared_timing_wheel.hpp"
+#include "shared_wheel_layout.hpp"
+
+namespace cadence {
+namespace {
+
+using detail::SharedWheelFault;
+using namespace std::chrono_literals;
+
+// Runs `body` in a child process, which exits with its return value (never returns here).
+template <class F>
+pid_t spawn(F body) {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(body());
+  return pid;
+}
+
+// Waits for `pid` (up to 60 s); returns its wait status, or -1 when it did not end.
+int wait_for(pid_t pid) {
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) return status;
+    std::this_thread::sleep_for(1ms);
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return -1;
+}
+
+bool killed(int status) { return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL; }
+bool exited_ok(int status) { return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+// ---- several processes at once ----------------------------------------------------------------
+
+enum class Sharing { inherited, file, memfd };
+
+struct Record {
+  std::uint64_t before;  // now() just before add
+  std::uint64_t after;   // now() just after
+  std::int64_t delay;
+  int cancel_result;     // -1 not cancelled, 0 cancel said false, 1 cancel said true
+};
+
+class SharedWheelProcessTest : public ::testing::TestWithParam<Sharing> {};
+INSTANTIATE_TEST_SUITE_P(Sharing, SharedWheelProcessTest,
+                         ::testing::Values(Sharing::inherited, Sharing::file, Sharing::memfd),
+                         [](const auto& param_info) {
+                           return std::string(param_info.param == Sharing::inherited ? "inherited"
+                                              : param_info.param == Sharing::file    ? "file"
+                                                                                     : "memfd");
+                         });
+
+TEST_P(SharedWheelProcessTest, ForkedSchedulersAndOneAdvancerFireEveryTimerExactlyOnceOnTime) {
+  constexpr int kChildren = 4;
+  constexpr int kPerChild = 2000;
+  const std::string path = ::testing::TempDir() + "cadence_procs_" + std::to_string(::getpid()) + ".tw";
+  ::unlink(path.c_str());
+  auto made = GetParam() == Sharing::file    ? SharedTimingWheel::open(path, 256, 20'000)
+              : GetParam() == Sharing::memfd ? SharedTimingWheel::memfd("procs", 256, 20'000)
+                                             : SharedTimingWheel::anonymous(256, 20'000);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  SharedTimingWheel& wheel = *made;
+  const std::size_t records_bytes = sizeof(Record) * kChildren * kPerChild;
+  auto* records = static_cast<Record*>(::mmap(nullptr, records_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(records, MAP_FAILED);
+
+  std::vector<pid_t> children;
+  for (int c = 0; c < kChildren; ++c) {
+    children.push_back(spawn([&, c]() -> int {
+      // Each child attaches the way an unrelated process would.
+      std::optional<SharedTimingWheel> own;
+      if (GetParam() == Sharing::file) {
+        auto w = SharedTimingWheel::open(path, 1, 1);  // the file's geometry wins
+        if (!w) return 10;
+        own.emplace(std::move(*w));
+      } else if (GetParam() == Sharing::memfd) {
+        auto w = SharedTimingWheel::from_fd(wheel.memfd());
+        if (!w) return 11;
+        own.emplace(std::move(*w));
+      }
+      SharedTimingWheel& w = own ? *own : wheel;
+      std::mt19937_64 rng(static_cast<std::uint64_t>(c) + 1);
+      std::vector<SharedTimerId> ids;
+      for (int i = 0; i < kPerChild; ++i) {
+        Record& r = records[c * kPerChild + i];
+        r.delay = static_cast<std::int64_t>(1 + rng() % 300);
+        r.cancel_result = -1;
+        r.before = w.now();
+        auto id = w.add(r.delay, static_cast<std::uint64_t>(c) << 32 | static_cast<std::uint64_t>(i));
+        r.after = w.now();
+        if (!id) return 12;
+        ids.push_back(*id);
+        if (rng() % 4 == 0) {
+          const std::size_t k = rng() % ids.size();
+          Record& victim = records[c * kPerChild + static_cast<int>(k)];
+          if (victim.cancel_result == -1) victim.cancel_result = w.cancel(ids[k]) ? 1 : 0;
+        }
+        if (rng() % 8 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 100));
+      }
+      return 0;
+    }));
+  }
+  // This process advances the clock one tick at a time while the others schedule.
+  std::map<std::uint64_t, std::vector<std::uint64_t>> fired_at;  // payload -> ticks it fired at
+  std::vector<std::uint64_t> order;
+  auto advance_once = [&] {
+    auto fired = wheel.advance(1);
+    ASSERT_TRUE(fired.ok());
+    for (std::uint64_t p : *fired) {
+      fired_at[p].push_back(wheel.now());
+      order.push_back(wheel.now());
+    }
+  };
+  std::size_t fired_while_scheduling = 0;
+  int running = kChildren;
+  std::vector<int> statuses(kChildren, -1);
+  const auto deadline = std::chrono::steady_clock::now() + 120s;
+  while (running > 0 && std::chrono::steady_clock::now() < deadline) {
+    advance_once();
+    fired_while_scheduling = order.size();
+    std::this_thread::sleep_for(20us);
+    for (int c = 0; c < kChildren; ++c) {
+      int status = 0;
+      if (statuses[c] == -1 && ::waitpid(children[c], &status, WNOHANG) == children[c]) {
+        statuses[c] = status;
+        --running;
+      }
+    }
+  }
+  for (int c = 0; c < kChildren; ++c) EXPECT_TRUE(exited_ok(statuses[c])) << "child " << c << " status " << statuses[c];
+  for (int i = 0; i < 400 && wheel.count() > 0; ++i) advance_once();
+  EXPECT_EQ(wheel.count(), 0u);
+  EXPECT_EQ(wheel.check(), "");
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end())) << "fired in tick order";
+
+  int fired = 0, cancelled = 0;
+  for (int c = 0; c < kChildren; ++c) {
+    for (int i = 0; i < kPerChild; ++i) {
+      const Record& r = records[c * kPerChild + i];
+      const auto it = fired_at.find(static_cast<std::uint64_t>(c) << 32 | static_cast<std::uint64_t>(i));
+      if (r.cancel_result == 1) {
+        EXPECT_EQ(it, fired_at.end()) << "child " << c << " timer " << i << " fired after it was cancelled";
+        ++cancelled;
+        continue;
+      }
+      ASSERT_NE(it, fired_at.end()) << "child " << c << " timer " << i << " never fired";
+      ASSERT_EQ(it->second.size(), 1u) << "child " << c << " timer " << i << " fired more than once";
+      const std::uint64_t t = it->second[0];
+      EXPECT_GE(t, r.before + static_cast<std::uint64_t>(r.delay)) << "early";
+      EXPECT_LE(t, r.after + static_cast<std::uint64_t>(r.delay)) << "late";
+      ++fired;
+    }
+  }
+  EXPECT_EQ(fired + cancelled, kChildren * kPerChild);
+  EXPECT_EQ(static_cast<std::size_t>(fired), fired_at.size()) << "nothing else fired";
+  EXPECT_GT(cancelled, 500);
+  EXPECT_GT(fired_while_scheduling, 100u) << "the clock moved and timers fired while the others scheduled";
+  ::munmap(records, records_bytes);
+  ::unlink(path.c_str());
+}
+
+// ---- processes killed inside an operation -------------------------------------------------------
+
+SharedWheelFault g_kill_at;
+int g_signal_fd = -1;
+
+void kill_self_at(SharedWheelFault point) {
+  if (point == g_kill_at) ::raise(SIGKILL);
+}
+
+void report_and_hold_at(SharedWheelFault point) {
+  if (point != g_kill_at) return;
+  const char byte = 1;
+  (void)::write(g_signal_fd, &byte, 1);
+  for (;;) ::pause();  // holding the lock until killed
+}
+
+// 20 timers, 1-7 ticks away (three or so per tick), payload = their index.
+struct Populated {
+  SharedTimingWheel wheel;
+  std::vector<SharedTimerId> ids;
+};
+Populated populate() {
+  auto w = SharedTimingWheel::anonymous(16, 64);
+  EXPECT_TRUE(w.ok());
+  Populated p{std::move(*w), {}};
+  for (std::uint64_t i = 0; i < 20; ++i) p.ids.push_back(*p.wheel.add(static_cast<std::int64_t>(1 + i % 7), i));
+  return p;
+}
+
+std::set<std::uint64_t> fire_all(SharedTimingWheel& w) {
+  std::set<std::uint64_t> out;
+  const auto fired = w.advance(100);
+  EXPECT_TRUE(fired.ok());
+  for (std::uint64_t p : fired.value()) EXPECT_TRUE(out.insert(p).second) << "payload " << p << " fired twice";
+  return out;
+}
+
+std::set<std::uint64_t> all_but(std::initializer_list<std::uint64_t> gone) {
+  std::set<std::uint64_t> s;
+  for (std::uint64_t i = 0; i < 20; ++i) s.insert(i);
+  for (std::uint64_t g : gone) s.erase(g);
+  return s;
+}
+
+struct CrashCase {
+  SharedWheelFault point;
+  const char* name;
+};
+
+class SharedWheelCrashTest : public ::testing::TestWithParam<CrashCase> {};
+INSTANTIATE_TEST_SUITE_P(Points, SharedWheelCrashTest,
+                         ::testing::Values(CrashCase{SharedWheelFault::add_after_pop, "add_after_pop"},
+                                           CrashCase{SharedWheelFault::add_after_link, "add_after_link"},
+                                           CrashCase{SharedWheelFault::cancel_after_tag, "cancel_after_tag"},
+                                           CrashCase{SharedWheelFault::cancel_after_unlink, "cancel_after_unlink"},
+                                           CrashCase{SharedWheelFault::advance_mid_tick, "advance_mid_tick"},
+                                           CrashCase{SharedWheelFault::clear_mid_way, "clear_mid_way"}),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST_P(SharedWheelCrashTest, AProcessKilledInsideAnOperationLeavesAWheelTheOthersRepair) {
+  Populated p = populate();
+  const SharedWheelFault point = GetParam().point;
+  const pid_t child = spawn([&]() -> int {
+    g_kill_at = point;
+    detail::shared_wheel_fault_hook = kill_self_at;
+    switch (point) {
+      case SharedWheelFault::add_after_pop:
+      case SharedWheelFault::add_after_link: (void)p.wheel.add(3, 500); break;
+      case SharedWheelFault::cancel_after_tag:
+      case SharedWheelFault::cancel_after_unlink: (void)p.wheel.cancel(p.ids[5]); break;
+      case SharedWheelFault::advance_mid_tick: (void)p.wheel.advance(2); break;
+      default: p.wheel.clear(); break;
+    }
+    return 3;  // the hook should have killed it
+  });
+  ASSERT_TRUE(killed(wait_for(child))) << "the child died at the fault point, holding the lock";
+  EXPECT_EQ(p.wheel.check(), "") << "repaired by the next process to lock";
+  EXPECT_EQ(p.wheel.stats().recoveries, 1u);
+  switch (point) {
+    case SharedWheelFault::add_after_pop:
+    case SharedWheelFault::add_after_link:
+      EXPECT_EQ(p.wheel.count(), 20u) << "the add never completed";
+      EXPECT_EQ(fire_all(p.wheel), all_but({}));
+      break;
+    case SharedWheelFault::cancel_after_tag:
+    case SharedWheelFault::cancel_after_unlink:
+      EXPECT_EQ(p.wheel.count(), 19u) << "the cancel had taken effect";
+      EXPECT_FALSE(p.wheel.cancel(p.ids[5]));
+      EXPECT_EQ(fire_all(p.wheel), all_but({5}));
+      break;
+    case SharedWheelFault::advance_mid_tick:
+      // Tick 1 holds 0, 7 and 14; the dead process had taken 0 out (it died with it). The
+      // clock had not moved: the next advance runs tick 1 again.
+      EXPECT_EQ(p.wheel.now(), 0u);
+      EXPECT_EQ(p.wheel.count(), 19u);
+      EXPECT_EQ(*p.wheel.advance(1), (std::vector<std::uint64_t>{7, 14}));
+      EXPECT_EQ(fire_all(p.wheel), all_but({0, 7, 14}));
+      break;
+    default:
+      EXPECT_EQ(p.wheel.count(), 0u) << "every timer had been cancelled";
+      EXPECT_EQ(fire_all(p.wheel), std::set<std::uint64_t>{});
+      EXPECT_FALSE(p.wheel.cancel(p.ids[0]));
+      break;
+  }
+  ASSERT_TRUE(p.wheel.add(1, 77).ok()) << "and the wheel goes on";
+  EXPECT_EQ(*p.wheel.advance(1), std::vector<std::uint64_t>{77});
+  EXPECT_EQ(p.wheel.check(), "");
+}
+
+TEST(SharedWheelCrashTest, AProcessBlockedBehindAKilledLockHolderGoesOn) {
+  Populated p = populate();
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t holder = spawn([&]() -> int {
+    g_kill_at = SharedWheelFault::add_after_link;
+    g_signal_fd = fds[1];
+    detail::shared_wheel_fault_hook = report_and_hold_at;
+    (void)p.wheel.add(10, 999);
+    return 3;
+  });
+  char byte = 0;
+  ASSERT_EQ(::read(fds[0], &byte, 1), 1) << "the holder is inside add(), holding the lock";
+  const pid_t waiter = spawn([&]() -> int {
+    auto id = p.wheel.add(5, 1000);  // blocks on the lock until the holder dies
+    if (!id) return 1;
+    return p.wheel.check().empty() ? 0 : 2;
+  });
+  std::this_thread::sleep_for(50ms);  // not needed for correctness: gives the waiter time to block
+  ASSERT_EQ(::kill(holder, SIGKILL), 0);
+  EXPECT_TRUE(killed(wait_for(holder)));
+  EXPECT_TRUE(exited_ok(wait_for(waiter))) << "the waiter got the lock, repaired the wheel and went on";
+  ::close(fds[0]);
+  ::close(fds[1]);
+  EXPECT_EQ(p.wheel.check(), "");
+  EXPECT_EQ(p.wheel.stats().recoveries, 1u);
+  std::set<std::uint64_t> expected = all_but({});
+  expected.insert(1000);
+  EXPECT_EQ(fire_all(p.wheel), expected) << "the killed add (999) left no timer; the waiter's (1000) fired";
+}
+
+TEST(SharedWheelCrashTest, ARepairCutShortIsRedoneByTheNextProcess) {
+  Populated p = populate();
+  const pid_t first = spawn([&]() -> int {
+    g_kill_at = SharedWheelFault::cancel_after_unlink;
+    detail::shared_wheel_fault_hook = kill_self_at;
+    (void)p.wheel.cancel(p.ids[3]);
+    return 3;
+  });
+  ASSERT_TRUE(killed(wait_for(first)));
+  const pid_t second = spawn([&]() -> int {
+    g_kill_at = SharedWheelFault::recovery_mid_way;
+    detail::shared_wheel_fault_hook = kill_self_at;
+    (void)p.wheel.add(1, 500);  // its lock finds the dead owner and starts the repair
+    return 3;
+  });
+  ASSERT_TRUE(killed(wait_for(second)));
+  EXPECT_EQ(p.wheel.check(), "");
+  EXPECT_EQ(p.wheel.stats().recoveries, 1u) << "one repair completed (the first was cut short)";
+  EXPECT_EQ(fire_all(p.wheel), all_but({3}));
+}
+
+}  // namespace
+}  // namespace cadence
