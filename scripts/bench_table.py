@@ -227,6 +227,33 @@ def channel_tables(r):
     return out
 
 
+def shared_wheel_tables(r):
+    out = []
+    rows = []
+    for n in (1000, 100000):
+        sh = get(r, "Ops", "shared", n, field="items_per_second")
+        wh = get(r, "Ops", "wheel", n, field="items_per_second")
+        if sh is None:
+            continue
+        rows.append([n_label(n), fmt(sh / 1e6, 1), fmt(wh / 1e6 if wh else None, 1), fmt(wh / sh if wh else None, 2)])
+    if rows:
+        out.append("### One process: add + cancel pairs with N pending (million operations per second)\n\n" + table(
+            ["N", "SharedTimingWheel", "TimerWheel", "TimerWheel/shared"], rows))
+    sh = get(r, "Fire", "shared", 100000, field="items_per_second")
+    wh = get(r, "Fire", "wheel", 100000, field="items_per_second")
+    if sh is not None:
+        out.append("### Firing 1e5 timers, 16 ticks per advance (ns per timer)\n\n" + table(
+            ["SharedTimingWheel", "TimerWheel", "shared/TimerWheel"],
+            [[fmt(1e9 / sh), fmt(1e9 / wh if wh else None), fmt(wh / sh if wh else None, 2)]]))
+    one = get(r, "Processes", "shared", 1, field="items_per_second")
+    four = get(r, "Processes", "shared", 4, field="items_per_second")
+    if one is not None:
+        out.append("### Processes scheduling (add + cancel pairs) while one more advances the clock (million operations per second, all schedulers)\n\n" + table(
+            ["1 scheduler", "4 schedulers", "4/1"],
+            [[fmt(one / 1e6, 2), fmt(four / 1e6 if four else None, 2), fmt(four / one if four else None, 2)]]))
+    return out
+
+
 def window_tables(w):
     if not w:
         return []
@@ -249,12 +276,18 @@ def window_tables(w):
         rows.append([what, str(d["samples"]), fmt(d["p50"] / 1000, 2), fmt(d["p99"] / 1000, 2), fmt(d["max"] / 1000, 2), target])
     out.append(f"### Latency on the UI thread (ms; samples of {w.get('rounds', 1)} rounds)\n\n" +
                table(["what", "samples", "p50", "p99", "max", "target"], rows))
+    late, base = w.get("timer_lateness_us"), w.get("sleep_lateness_us")
+    if late and base and base["p99"] > 0:
+        # The OS's own wake-up noise moves both from run to run; what the loop adds is the gap.
+        out.append(f"Timer lateness beyond the sleep_until baseline of this run: p50 "
+                   f"+{fmt((late['p50'] - base['p50']) / 1000, 2)} ms, p99 {fmt(late['p99'] / base['p99'], 2)}x the "
+                   f"baseline's p99.")
     return out
 
 
 def main(paths):
     r, window = load(paths)
-    sections = queues_tables(r) + runtime_tables(r) + channel_tables(r) + window_tables(window)
+    sections = queues_tables(r) + runtime_tables(r) + channel_tables(r) + window_tables(window) + shared_wheel_tables(r)
     print("\n\n".join(sections))
 
 
