@@ -53,8 +53,10 @@ bool TimeoutHeap::root_ties(std::vector<Data>& out, std::size_t max) {
   const Expiration e = nodes_.front().expiration;
   // Entries sharing the root's expiration form a subtree hanging from the root: no entry below
   // a later one can be due at e. Visit it depth first, then order the live ones by push order.
-  std::vector<std::pair<std::uint64_t, Data>> ties;
-  std::vector<std::size_t> stack{0};
+  std::vector<std::pair<std::uint64_t, Data>>& ties = ties_scratch_;
+  std::vector<std::size_t>& stack = stack_scratch_;
+  ties.clear();
+  stack.assign(1, 0);
   std::size_t visited = 0;
   while (!stack.empty()) {
     const std::size_t pos = stack.back();

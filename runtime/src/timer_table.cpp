@@ -199,9 +199,10 @@ void TimerTable::enqueue(std::uint32_t i, Instant due) {
 
 void TimerTable::hold(std::uint32_t i) {
   Slot& s = slots_[i];
+  if (!s.due_now) ++due_now_count_;
   s.due_now = true;
-  ++due_now_count_;
-  due_now_.push_back(SlotRef{i, s.generation});
+  s.hold = ++holds_;
+  due_now_.push_back(HeldRef{i, s.hold});
 }
 
 void TimerTable::dequeue(Slot& s) {
@@ -221,9 +222,8 @@ std::optional<Instant> TimerTable::next_due(Duration frame_interval, std::option
   if (due_now_count_ > 0) {
     // The short list holds what is due within the queue's current millisecond or overdue:
     // a handful of entries, walked here.
-    for (const SlotRef ref : due_now_) {
-      const Slot& s = slots_[ref.slot];
-      if (s.generation == ref.generation && s.due_now && (!best || s.exact < *best)) best = s.exact;
+    for (const HeldRef ref : due_now_) {
+      if (held(ref) && (!best || slots_[ref.slot].exact < *best)) best = slots_[ref.slot].exact;
     }
   }
   if (auto at = queue_next_exact(); at && (!best || *at < *best)) best = at;
@@ -264,45 +264,44 @@ std::optional<Instant> TimerTable::queue_next_exact() {
 
 void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& changes) {
   ++frame_;
-  // First the short list (timers due within the queue's last millisecond, or overdue when
-  // queued: all earlier than what the queue fires now), in exact due order; then the queue's
-  // timers in due order. A timer whose exact instant is still ahead waits in the short list.
-  // Timers that become due again while this frame runs (a burst catching up) go to the next
-  // frame's list.
-  due_scratch_.clear();
-  due_scratch_.swap(due_now_);
-  std::erase_if(due_scratch_, [&](SlotRef ref) {
-    const Slot& s = slots_[ref.slot];
-    if (s.generation != ref.generation || !s.due_now) return true;
-    if (s.exact > frame_start) {
-      due_now_.push_back(ref);  // still ahead: keep waiting
-      return true;
-    }
-    return false;
-  });
-  std::stable_sort(due_scratch_.begin(), due_scratch_.end(),
-                   [&](SlotRef a, SlotRef b) { return slots_[a.slot].exact < slots_[b.slot].exact; });
-  for (const SlotRef ref : due_scratch_) {
-    Slot& s = slots_[ref.slot];
-    if (s.generation != ref.generation || !s.due_now) continue;  // removed by an earlier callback
-    s.due_now = false;
-    --due_now_count_;
-    run_one(ref.slot, frame_start, context, changes);
-  }
+  // The timers due now are those of the short list whose exact instant has come, and those the
+  // queue fires up to frame_start's millisecond whose exact instant has come; the rest of both
+  // wait in the short list. They run together in exact due order (ties: short list first, in
+  // the order held; then the queue's order, which is schedule order). Timers that become due
+  // again while this frame runs (a burst catching up) go to the next frame's list.
   fired_.clear();
   const std::int64_t tick = std::max<std::int64_t>(tick_floor(frame_start), 0);
   if (tick > queue_->now().count()) {
     queue_->advance(Ticks{tick}, fired_);
     if (!fired_.empty()) ++queue_version_;
   }
+  due_scratch_.clear();
+  due_scratch_.swap(due_now_);
   for (Token token : fired_) {
     const auto i = static_cast<std::uint32_t>(token);
     slots_[i].queued = {};
-    if (slots_[i].exact > frame_start) {
-      hold(i);  // due later within this millisecond
+    hold(i);
+    due_scratch_.push_back(due_now_.back());
+    due_now_.pop_back();
+  }
+  std::erase_if(due_scratch_, [&](HeldRef ref) {
+    if (!held(ref)) return true;  // run, paused or removed since it was held
+    if (slots_[ref.slot].exact > frame_start) {
+      due_now_.push_back(ref);  // still ahead: keep waiting
+      return true;
+    }
+    return false;
+  });
+  sort_by_exact(due_scratch_);
+  for (const HeldRef ref : due_scratch_) {
+    if (!held(ref)) continue;
+    if (slots_[ref.slot].last_frame == frame_) {
+      hold(ref.slot);  // it ran this frame already: its next run is the next frame's
       continue;
     }
-    run_one(i, frame_start, context, changes);
+    slots_[ref.slot].due_now = false;
+    --due_now_count_;
+    run_one(ref.slot, frame_start, context, changes);
   }
   // Animation timers run on every frame; drop the references that went stale while doing so.
   std::size_t kept = 0;
@@ -314,6 +313,22 @@ void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& c
     run_animation(a.slot, frame_start, context, changes);
   }
   animations_.resize(kept);
+}
+
+void TimerTable::sort_by_exact(std::vector<HeldRef>& due) const {
+  const auto earlier = [&](HeldRef a, HeldRef b) { return slots_[a.slot].exact < slots_[b.slot].exact; };
+  if (std::is_sorted(due.begin(), due.end(), earlier)) return;  // the common case: O(k), no allocation
+  if (due.size() <= 16) {
+    // Insertion sort: stable, and no buffer to allocate for the handful a frame usually has.
+    for (std::size_t a = 1; a < due.size(); ++a) {
+      const HeldRef x = due[a];
+      std::size_t b = a;
+      for (; b > 0 && earlier(x, due[b - 1]); --b) due[b] = due[b - 1];
+      due[b] = x;
+    }
+    return;
+  }
+  std::stable_sort(due.begin(), due.end(), earlier);
 }
 
 bool TimerTable::invoke(Slot& s, Instant frame_start, Instant due, bool last, std::uint64_t missed,

@@ -66,6 +66,7 @@ class TimerTable {
     bool stopped = false;
     bool paused_every_frame = false;   // resume as an animation timer
     bool due_now = false;              // waiting in due_now_ for `exact`
+    std::uint64_t hold = 0;            // the serial of its latest entry in due_now_
   };
   /// A slot named in a list that may outlive it: valid while the generation matches.
   struct SlotRef {
@@ -103,7 +104,14 @@ class TimerTable {
   // The short list: timers due within the queue's current millisecond (the queue never fires
   // in its current tick) or overdue when queued; each runs at the first frame at or after its
   // exact instant. A handful of entries.
-  std::vector<SlotRef> due_now_;
+  // Entries go stale when their timer leaves the list (run, paused, removed); only the one whose
+  // serial matches the slot's counts, so a timer held again has exactly one live entry.
+  struct HeldRef {
+    std::uint32_t slot;
+    std::uint64_t hold;
+  };
+  std::vector<HeldRef> due_now_;
+  std::uint64_t holds_ = 0;          // serials handed out
   std::size_t due_now_count_ = 0;    // slots with due_now set
   // The exact instant of the queue's next tick, valid while queue_version_ matches.
   static constexpr std::size_t kPeekMax = 64;
@@ -119,7 +127,11 @@ class TimerTable {
   NextExact next_exact_;
   std::vector<Token> peek_scratch_;
   std::vector<Token> fired_;         // scratch for the queue's output
-  std::vector<SlotRef> due_scratch_;
+  std::vector<HeldRef> due_scratch_;
+  /// True while `ref` is the live entry of a timer waiting in the short list.
+  bool held(HeldRef ref) const { return slots_[ref.slot].due_now && slots_[ref.slot].hold == ref.hold; }
+  /// Sorts this frame's due timers by exact instant, keeping ties in list order.
+  void sort_by_exact(std::vector<HeldRef>& due) const;
   std::uint64_t frame_ = 0;
 };
 

@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
 #include "runtime_fixture.hpp"
 
 namespace cadence::testing {
@@ -234,41 +232,6 @@ TEST_P(WindowRuntimeTest, StatusReportsTheSchedule) {
   EXPECT_EQ(s->last_run, at_ms(140));
   EXPECT_EQ(s->next_due, at_ms(190));
   EXPECT_EQ(runtime.timer_status(TimerId::unique()), std::nullopt);
-}
-
-TEST_P(WindowRuntimeTest, SubMillisecondDueTimesRunExactlyNeverEarly) {
-  ASSERT_TRUE(clock.set(Instant::at(ClockKind::tick, 10'400us)).ok());
-  add(TimerId::unique(), logged("t").with_delay(1ms).with_timeout(1ms));  // due at 11.4 ms
-  EXPECT_EQ(runtime.next_wake(), 1ms) << "wake at 11.4 ms itself";
-  ASSERT_TRUE(clock.set(Instant::at(ClockKind::tick, 11'300us)).ok());
-  runtime.poll(clock.now());
-  EXPECT_TRUE(runs.empty()) << "not at 11.3 ms, within its millisecond but before it";
-  EXPECT_EQ(runtime.next_wake(), 100us);
-  ASSERT_TRUE(clock.set(Instant::at(ClockKind::tick, 11'400us)).ok());
-  runtime.poll(clock.now());
-  ASSERT_EQ(runs.size(), 1u);
-  EXPECT_EQ(runs[0].due_ms, 11);
-}
-
-TEST_P(WindowRuntimeTest, AChainOfOneShotsArmedFromCallbacksRunsOnTimeWithOneWakeEach) {
-  // Each run arms the next 7 ms after its frame started; frames start at sub-millisecond times.
-  ASSERT_TRUE(clock.set(Instant::at(ClockKind::tick, 300us)).ok());
-  std::vector<Duration> lateness;
-  std::function<Timer()> next = [&] {
-    return Timer::once(7ms, [&](TimerCallbackInfo& info) {
-      lateness.push_back(info.frame_start - info.due);
-      if (lateness.size() < 50) {
-        EXPECT_TRUE(info.context.add_timer(TimerId::unique(), next()).ok());
-      }
-    });
-  };
-  add(TimerId::unique(), next());
-  const RunReport report = clock.run_until_idle([&] { return runtime.next_due(); },
-                                                [&](Instant now) { last = runtime.poll(now); });
-  EXPECT_TRUE(report.idle);
-  ASSERT_EQ(lateness.size(), 50u);
-  for (Duration late : lateness) EXPECT_EQ(late, Duration::zero()) << "each ran at its exact due time";
-  EXPECT_EQ(report.steps, 50u) << "one wake-up per run, none wasted";
 }
 
 TEST_P(WindowRuntimeTest, FrameIntervalIsAdjustableAndChecked) {

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "cadence/result.hpp"
@@ -126,6 +127,9 @@ class TimeoutHeap {
   void drop_cancelled_roots();
 
   std::vector<Node> nodes_;
+  // Scratch for root_ties(), kept so that a call allocates nothing once they have room.
+  std::vector<std::pair<std::uint64_t, Data>> ties_scratch_;
+  std::vector<std::size_t> stack_scratch_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   FreeCallback free_callback_;
