@@ -38,6 +38,9 @@ class WheelLock {
     if (r == EOWNERDEAD) {
       repair_shared_wheel(v);
       r = pthread_mutex_consistent(&v.header->lock);
+      // Held but not made consistent: let go, so that the others are told (ENOTRECOVERABLE)
+      // instead of waiting for ever.
+      if (r != 0) pthread_mutex_unlock(&v.header->lock);
     }
     error_ = r;
   }
@@ -127,6 +130,11 @@ Result<SharedTimerId> SharedTimingWheel::add(std::int64_t delay, std::uint64_t p
   SharedHeader& h = *v.header;
   detail::WheelLock lock(v);
   if (lock.error() != 0) return detail::lock_error(lock.error());
+  const std::uint64_t now = load(h.now);
+  if (ticks > static_cast<std::uint64_t>(kMaxTicks) - now) {
+    return Error{Errc::invalid_argument, "delay " + std::to_string(ticks) + " ticks from " + std::to_string(now) +
+                                             " would be due past 2^62 ticks, where the clock stops"};
+  }
   std::uint32_t link = h.free_head;
   if (link != 0) {
     h.free_head = v.node(link).next;
@@ -140,7 +148,7 @@ Result<SharedTimerId> SharedTimingWheel::add(std::int64_t delay, std::uint64_t p
   fault_point(SharedWheelFault::add_after_pop);
   SharedNode& n = v.node(link);
   n.payload = payload;
-  n.expire = load(h.now) + ticks;
+  n.expire = now + ticks;
   detail::link_tail(v, static_cast<std::uint32_t>(n.expire % h.num_slots), link);
   step_boundary();
   fault_point(SharedWheelFault::add_after_link);
@@ -186,6 +194,9 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
   }
   const std::uint64_t target = now + static_cast<std::uint64_t>(ticks);
   const std::uint32_t slots = h.num_slots;
+  // Room for every timer that could fire, before anything changes: a failed allocation then
+  // loses nothing.
+  fired.reserve(fired.size() + load(h.count));
   auto fire = [&](std::uint32_t link) {
     fired.push_back(v.node(link).payload);
     detail::release(v, link, SharedWheelFault::advance_mid_tick, SharedWheelFault::advance_mid_tick);
@@ -195,9 +206,10 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
   } else if (static_cast<std::uint64_t>(ticks) < slots) {
     // Tick by tick: the hand visits one bucket per tick and fires what is due there (a timer
     // of a later round stays). The clock moves after each tick's timers are out.
+    // Each walk is bounded by the pool's size, so even a damaged list cannot trap the lock.
     for (std::uint64_t t = now + 1; t <= target && load(h.count) > 0; ++t) {
       std::uint32_t link = v.heads[t % slots];
-      while (link != 0) {
+      for (std::uint32_t steps = 0; link != 0 && link <= h.capacity && steps < h.capacity; ++steps) {
         const std::uint32_t next = v.node(link).next;
         if (v.node(link).expire <= t) fire(link);
         link = next;
@@ -209,8 +221,10 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
     // tick order (stable, so ties keep their list order, the order they were added).
     std::vector<std::pair<std::uint64_t, std::uint32_t>> due;
     for (std::uint32_t s = 0; s < slots; ++s) {
-      for (std::uint32_t link = v.heads[s]; link != 0; link = v.node(link).next) {
+      std::uint32_t link = v.heads[s];
+      for (std::uint32_t steps = 0; link != 0 && link <= h.capacity && steps < h.capacity; ++steps) {
         if (v.node(link).expire <= target) due.emplace_back(v.node(link).expire, link);
+        link = v.node(link).next;
       }
     }
     std::stable_sort(due.begin(), due.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -226,9 +240,17 @@ void SharedTimingWheel::clear() {
   SharedHeader& h = *v.header;
   detail::WheelLock lock(v);
   if (lock.error() != 0) return;
-  for (std::uint32_t link = 1; link <= h.high_water; ++link) {
+  // All or nothing: once the flag is up, a repair after a crash finishes the clear.
+  h.clearing = 1;
+  step_boundary();
+  const std::uint32_t used = h.high_water;
+  for (std::uint32_t link = 1; link <= used; ++link) {
     SharedNode& n = v.node(link);
     if (detail::tag_pending(n.tag)) store(n.tag, detail::tag_freed(n.tag));  // its id goes stale
+    if (link == used / 2) {
+      step_boundary();
+      fault_point(SharedWheelFault::clear_mid_tags);
+    }
   }
   step_boundary();
   fault_point(SharedWheelFault::clear_mid_way);
@@ -237,6 +259,8 @@ void SharedTimingWheel::clear() {
   h.high_water = 0;  // nodes keep their generations for when they are handed out again
   store(h.count, std::uint32_t{0});
   store(h.now, std::uint64_t{0});
+  step_boundary();
+  h.clearing = 0;
   store(h.ops, load(h.ops) + 1);
 }
 

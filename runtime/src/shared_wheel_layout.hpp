@@ -39,10 +39,16 @@ struct SharedHeader {
   std::uint32_t free_head;     // link of the first free node below high_water
   std::uint32_t high_water;    // nodes [0, high_water) have been handed out at least once
   std::uint32_t epoch;         // recovery pass number, for node marks
+  std::uint32_t clearing;      // 1 while clear() runs: a repair finishes the clear
+  std::uint32_t boot;          // digest of the boot that last attached it (0: unknown)
   pthread_mutex_t lock;        // robust, process-shared
 };
 static_assert(sizeof(SharedHeader) <= 128, "the header must fit its 128 bytes");
 static_assert(alignof(SharedHeader) <= 8);
+// Processes share these words through atomics that must be lock-free: a lock inside libatomic
+// would be private to each process.
+static_assert(std::atomic_ref<std::uint64_t>::is_always_lock_free);
+static_assert(std::atomic_ref<std::uint32_t>::is_always_lock_free);
 
 struct SharedNode {
   std::uint64_t payload;
@@ -103,14 +109,16 @@ enum class SharedWheelFault : int {
   advance_mid_tick,        // some of a tick's timers fired, the clock not yet moved
   clear_mid_way,           // some timers cancelled, the lists not yet reset
   recovery_mid_way,        // a repair half done
+  clear_mid_tags,          // half the timers' ids made stale, the other half still pending
 };
 extern void (*shared_wheel_fault_hook)(SharedWheelFault point);
 inline void fault_point(SharedWheelFault point) {
   if (shared_wheel_fault_hook != nullptr) shared_wheel_fault_hook(point);
 }
 
-/// Repairs the wheel after a process died holding its lock (the caller holds it now): rebuilds
-/// every list from the nodes' tags, keeping the order of the forward chains. O(slots + nodes).
+/// Repairs the wheel after a process died holding its lock (the caller holds it now), or when a
+/// new boot first attaches it: finishes a clear() that was cut short, else rebuilds every list
+/// from the nodes' tags, keeping the order of the forward chains. O(slots + nodes).
 void repair_shared_wheel(const SharedView& v) noexcept;
 
 /// Checks the lists against the nodes; an empty string when they agree, else what is wrong

@@ -6,7 +6,8 @@
 // order met, dropping the rest; a pending node the chains missed (only possible if the mapping
 // was damaged from outside) is appended to its slot. Then the free list and the count are
 // rebuilt. The repair only ever shortcuts forward links, so it can itself be cut short and run
-// again by the next locker.
+// again by the next locker. A clear() cut short is finished instead, so that it is all or
+// nothing.
 #include <string>
 
 #include "shared_wheel_layout.hpp"
@@ -19,11 +20,32 @@ bool belongs(const SharedView& v, std::uint32_t link, std::uint32_t slot) {
   return tag_pending(n.tag) && n.expire % v.header->num_slots == slot;
 }
 
+// Finishes a clear() cut short: every timer cancelled, the clock back at 0.
+void finish_clear(const SharedView& v, std::uint32_t used) noexcept {
+  SharedHeader& h = *v.header;
+  for (std::uint32_t link = 1; link <= used; ++link) {
+    SharedNode& n = v.node(link);
+    if (tag_pending(n.tag)) store(n.tag, tag_freed(n.tag));
+  }
+  for (std::uint32_t s = 0; s < h.num_slots; ++s) v.heads[s] = 0;
+  h.free_head = 0;
+  h.high_water = 0;
+  store(h.count, std::uint32_t{0});
+  store(h.now, std::uint64_t{0});
+  step_boundary();
+  h.clearing = 0;
+}
+
 }  // namespace
 
 void repair_shared_wheel(const SharedView& v) noexcept {
   SharedHeader& h = *v.header;
   const std::uint32_t used = h.high_water <= h.capacity ? h.high_water : h.capacity;
+  if (h.clearing != 0) {
+    finish_clear(v, used);
+    store(h.recoveries, load(h.recoveries) + 1);
+    return;
+  }
   h.high_water = used;
   const std::uint32_t epoch = ++h.epoch;
   for (std::uint32_t s = 0; s < h.num_slots; ++s) {
@@ -84,6 +106,7 @@ void repair_shared_wheel(const SharedView& v) noexcept {
 
 std::string check_shared_wheel(const SharedView& v) {
   const SharedHeader& h = *v.header;
+  if (h.clearing != 0) return "a clear() was cut short and not finished";
   if (h.high_water > h.capacity) return "high_water " + std::to_string(h.high_water) + " > capacity";
   std::uint32_t linked = 0;
   for (std::uint32_t s = 0; s < h.num_slots; ++s) {

@@ -155,8 +155,16 @@ TEST(SharedTimingWheelTest, BadArgumentsAreRefusedAndChangeNothing) {
   ASSERT_FALSE(huge_delay.ok());
   EXPECT_EQ(huge_delay.error().code, Errc::invalid_argument);
   EXPECT_NE(huge_delay.error().message.find("2^62"), std::string::npos) << huge_delay.error().message;
-  auto past_end = w.advance(SharedTimingWheel::kMaxTicks);
+  ASSERT_TRUE(w.advance(SharedTimingWheel::kMaxTicks - 10).ok());
+  auto too_late = w.add(11, 7);
+  ASSERT_FALSE(too_late.ok()) << "due past the end of the clock: it could never fire";
+  EXPECT_EQ(too_late.error().code, Errc::invalid_argument);
+  EXPECT_NE(too_late.error().message.find("past 2^62"), std::string::npos) << too_late.error().message;
+  auto last = w.add(10, 8);
+  ASSERT_TRUE(last.ok()) << "due at the last tick: allowed";
+  auto past_end = w.advance(10);
   ASSERT_TRUE(past_end.ok()) << "exactly to the end is allowed";
+  EXPECT_EQ(*past_end, std::vector<std::uint64_t>{8});
   auto beyond = w.advance(1);
   ASSERT_FALSE(beyond.ok());
   EXPECT_EQ(w.now(), static_cast<std::uint64_t>(SharedTimingWheel::kMaxTicks));

@@ -112,11 +112,15 @@ TEST_F(SharedWheelFileTest, AFullSizeAllZeroFileIsReinitialised) {
   EXPECT_EQ(w->check(), "");
 }
 
-TEST_F(SharedWheelFileTest, AnEmptyFileIsInitialised) {
+TEST_F(SharedWheelFileTest, AnEmptyFileIsInitialisedWithTheModeAskedFor) {
   write({});  // a creator killed before it sized the file
+  ASSERT_EQ(::chmod(path_.c_str(), 0644), 0);  // the mode its umask gave it
   auto w = SharedTimingWheel::open(path_, 16, 32);
   ASSERT_TRUE(w.ok()) << w.error().message;
   EXPECT_EQ(w->capacity(), 32u);
+  struct stat st {};
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u) << "the mode asked for, not the dead creator's";
 }
 
 TEST_F(SharedWheelFileTest, AnAllZeroFileOfAnotherSizeIsNotReinitialised) {
@@ -184,6 +188,25 @@ TEST_F(SharedWheelFileTest, AnotherUsersFileIsRefusedUnlessTheModeShares) {
   expect_refused(Errc::unsafe, "owned by uid 65534");
   auto shared = SharedTimingWheel::open(path_, 16, 32, 0660);
   EXPECT_TRUE(shared.ok()) << "a sharing mode accepts it: " << shared.error().message;
+}
+
+TEST_F(SharedWheelFileTest, AnotherUsersEmptyFileIsNeverSetUp) {
+  // Someone else's empty file where ours should be: setting a wheel up in it would leave them
+  // able to write into our process's mapping.
+  write({});
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a file to another user needs root";
+  ASSERT_EQ(::chown(path_.c_str(), 65534, 65534), 0);
+  expect_refused(Errc::unsafe, "only its owner may set one up", 16, 32, 0666);
+}
+
+TEST_F(SharedWheelFileTest, AFileWithAnotherHardLinkIsRefused) {
+  ASSERT_TRUE(SharedTimingWheel::open(path_, 16, 32).ok());
+  const std::string other = path_ + ".link";
+  ::unlink(other.c_str());
+  ASSERT_EQ(::link(path_.c_str(), other.c_str()), 0);
+  expect_refused(Errc::unsafe, "2 hard links");
+  ::unlink(other.c_str());
+  EXPECT_TRUE(SharedTimingWheel::open(path_, 16, 32).ok()) << "one link again: accepted";
 }
 
 TEST_F(SharedWheelFileTest, UnlinkRemovesTheFileAndTheWheelLivesOnInItsMapping) {

@@ -2,6 +2,7 @@
 // with SIGKILL inside every step of every operation while they hold the lock. The survivors
 // repair the wheel and go on; every timer fires exactly once or, if its operation died with
 // its process, is consistently there or not.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstddef>
 #include <map>
 #include <random>
 #include <set>
@@ -195,6 +197,25 @@ void report_and_hold_at(SharedWheelFault point) {
   for (;;) ::pause();  // holding the lock until killed
 }
 
+// Forks a process that stops inside add(delay 10, payload 999), after linking the timer,
+// holding the lock until killed; returns once it is there (-1 if it never got there).
+pid_t spawn_lock_holder(SharedTimingWheel& wheel) {
+  int fds[2];
+  if (::pipe(fds) != 0) return -1;
+  const pid_t holder = spawn([&]() -> int {
+    g_kill_at = SharedWheelFault::add_after_link;
+    g_signal_fd = fds[1];
+    detail::shared_wheel_fault_hook = report_and_hold_at;
+    (void)wheel.add(10, 999);
+    return 3;
+  });
+  char byte = 0;
+  const bool there = ::read(fds[0], &byte, 1) == 1;
+  ::close(fds[0]);
+  ::close(fds[1]);
+  return there ? holder : -1;
+}
+
 // 20 timers, 1-7 ticks away (three or so per tick), payload = their index.
 struct Populated {
   SharedTimingWheel wheel;
@@ -235,6 +256,7 @@ INSTANTIATE_TEST_SUITE_P(Points, SharedWheelCrashTest,
                                            CrashCase{SharedWheelFault::cancel_after_tag, "cancel_after_tag"},
                                            CrashCase{SharedWheelFault::cancel_after_unlink, "cancel_after_unlink"},
                                            CrashCase{SharedWheelFault::advance_mid_tick, "advance_mid_tick"},
+                                           CrashCase{SharedWheelFault::clear_mid_tags, "clear_mid_tags"},
                                            CrashCase{SharedWheelFault::clear_mid_way, "clear_mid_way"}),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
 
@@ -278,7 +300,7 @@ TEST_P(SharedWheelCrashTest, AProcessKilledInsideAnOperationLeavesAWheelTheOther
       EXPECT_EQ(fire_all(p.wheel), all_but({0, 7, 14}));
       break;
     default:
-      EXPECT_EQ(p.wheel.count(), 0u) << "every timer had been cancelled";
+      EXPECT_EQ(p.wheel.count(), 0u) << "the clear is finished by the repair: all or nothing";
       EXPECT_EQ(fire_all(p.wheel), std::set<std::uint64_t>{});
       EXPECT_FALSE(p.wheel.cancel(p.ids[0]));
       break;
@@ -290,17 +312,8 @@ TEST_P(SharedWheelCrashTest, AProcessKilledInsideAnOperationLeavesAWheelTheOther
 
 TEST(SharedWheelCrashTest, AProcessBlockedBehindAKilledLockHolderGoesOn) {
   Populated p = populate();
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  const pid_t holder = spawn([&]() -> int {
-    g_kill_at = SharedWheelFault::add_after_link;
-    g_signal_fd = fds[1];
-    detail::shared_wheel_fault_hook = report_and_hold_at;
-    (void)p.wheel.add(10, 999);
-    return 3;
-  });
-  char byte = 0;
-  ASSERT_EQ(::read(fds[0], &byte, 1), 1) << "the holder is inside add(), holding the lock";
+  const pid_t holder = spawn_lock_holder(p.wheel);
+  ASSERT_GT(holder, 0) << "the holder is inside add(), holding the lock";
   const pid_t waiter = spawn([&]() -> int {
     auto id = p.wheel.add(5, 1000);  // blocks on the lock until the holder dies
     if (!id) return 1;
@@ -310,8 +323,6 @@ TEST(SharedWheelCrashTest, AProcessBlockedBehindAKilledLockHolderGoesOn) {
   ASSERT_EQ(::kill(holder, SIGKILL), 0);
   EXPECT_TRUE(killed(wait_for(holder)));
   EXPECT_TRUE(exited_ok(wait_for(waiter))) << "the waiter got the lock, repaired the wheel and went on";
-  ::close(fds[0]);
-  ::close(fds[1]);
   EXPECT_EQ(p.wheel.check(), "");
   EXPECT_EQ(p.wheel.stats().recoveries, 1u);
   std::set<std::uint64_t> expected = all_but({});
@@ -338,6 +349,65 @@ TEST(SharedWheelCrashTest, ARepairCutShortIsRedoneByTheNextProcess) {
   EXPECT_EQ(p.wheel.check(), "");
   EXPECT_EQ(p.wheel.stats().recoveries, 1u) << "one repair completed (the first was cut short)";
   EXPECT_EQ(fire_all(p.wheel), all_but({3}));
+}
+
+// ---- after a restart ---------------------------------------------------------------------
+
+// Copies the file at `from` to a new file `to`, byte for byte.
+void copy_file(const std::string& from, const std::string& to) {
+  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  const int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  ASSERT_GE(in, 0);
+  ASSERT_GE(out, 0);
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(in, buffer, sizeof buffer)) > 0;) ASSERT_EQ(::write(out, buffer, static_cast<std::size_t>(n)), n);
+  ::close(in);
+  ::close(out);
+}
+
+// A wheel file saved while a process held its lock, as a machine that went down (or a copy to
+// another machine) leaves it: the lock names a thread that no longer exists, and nothing will
+// ever mark it dead. The first process of a new boot to open it starts the lock afresh.
+TEST(SharedWheelRestartTest, AFileLockedWhenTheMachineWentDownOpensAfterARestart) {
+  if (::access("/proc/sys/kernel/random/boot_id", R_OK) != 0) GTEST_SKIP() << "no boot id to tell boots apart";
+  const std::string dir = ::testing::TempDir() + "cadence_restart_" + std::to_string(::getpid());
+  const std::string live = dir + ".tw", saved = dir + ".saved.tw";
+  ::unlink(live.c_str());
+  ::unlink(saved.c_str());
+  auto made = SharedTimingWheel::open(live, 16, 64);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  SharedTimingWheel wheel = std::move(*made);
+  for (std::uint64_t i = 1; i <= 5; ++i) ASSERT_TRUE(wheel.add(static_cast<std::int64_t>(i), i).ok());
+
+  const pid_t holder = spawn_lock_holder(wheel);
+  ASSERT_GT(holder, 0) << "the holder is inside add(), holding the lock";
+  copy_file(live, saved);  // the state on disk when the machine went down
+  ASSERT_EQ(::kill(holder, SIGKILL), 0);
+  EXPECT_TRUE(killed(wait_for(holder)));
+
+  // The saved file names a boot that is over.
+  std::uint32_t boot = 0;
+  const int fd = ::open(saved.c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::pread(fd, &boot, sizeof boot, offsetof(detail::SharedHeader, boot)), 4);
+  EXPECT_NE(boot, 0u);
+  boot ^= 0x5a5a5a5au;
+  ASSERT_EQ(::pwrite(fd, &boot, sizeof boot, offsetof(detail::SharedHeader, boot)), 4);
+  ::close(fd);
+
+  const pid_t next_boot = spawn([&]() -> int {
+    auto w = SharedTimingWheel::open(saved, 16, 64);
+    if (!w) return 1;
+    if (!w->check().empty() || w->count() != 5) return 2;
+    if (!w->add(1, 6).ok()) return 3;  // would wait for ever on the old lock
+    const auto fired = w->advance(10);
+    if (!fired || *fired != std::vector<std::uint64_t>{1, 6, 2, 3, 4, 5}) return 4;  // tick 1: 1, then 6
+    return w->stats().recoveries == 1 ? 0 : 5;
+  });
+  EXPECT_TRUE(exited_ok(wait_for(next_boot)))
+      << "it opened the saved wheel, kept its five timers and the half-done add's absence, and went on";
+  ::unlink(live.c_str());
+  ::unlink(saved.c_str());
 }
 
 }  // namespace

@@ -27,13 +27,20 @@
 //
 // Sharing and safety:
 // - A file is created 0600 (owner only) unless a mode is given, with O_CREAT | O_EXCL |
-//   O_NOFOLLOW; a symlink, a non-regular file or a file owned by another user is refused. An
+//   O_NOFOLLOW; a symlink, a non-regular file, a file with other hard links, or a file owned by
+//   another user is refused (another user's file is accepted when the mode given shares it,
+//   e.g. 0660, and it already holds a wheel: setting one up is left to the file's owner). An
 //   existing file's header is validated (magic, version, geometry, size) and its geometry
 //   wins over the caller's (whose values are still range-checked).
 // - Mutation is serialised by a robust process-shared mutex in the header. A process killed
 //   inside an operation never wedges the others: the next one to lock repairs the wheel from its
-//   per-timer state (the lists are rebuilt, the killed operation counts as done or not done)
-//   and goes on. now(), count() and stats() read without the lock.
+//   per-timer state and goes on. A killed add, cancel or clear counts as done or not done; a
+//   killed advance has fired some of its timers, whose payloads died with it (at most once),
+//   and the rest stay pending. now(), count() and stats() read without the lock.
+// - The first process to attach a wheel file after the machine restarted (or after the file
+//   was copied from another machine) sets its lock up afresh and repairs it: a lock held when
+//   the machine went down would otherwise wait for a thread that no longer exists. Files are
+//   best kept on a tmpfs (/run/user/<uid>, /dev/shm), where a restart clears them anyway.
 // - A creator killed before it committed the header leaves an all-zero or empty file; open()
 //   re-initialises such a file when it has exactly the size the requested geometry needs (or
 //   none) and belongs to this user. A file with part of a header fails with a message saying
@@ -71,7 +78,7 @@ struct SharedWheelStats {
   std::uint32_t cur = 0;          ///< the bucket the hand is on: now % num_slots
   std::uint64_t ops = 0;          ///< adds, cancels, advances and clears since creation
   std::size_t mmap_size = 0;      ///< bytes mapped
-  std::uint64_t recoveries = 0;   ///< repairs after a process died holding the lock
+  std::uint64_t recoveries = 0;   ///< repairs after a process died holding the lock or a restart
 };
 
 class SharedTimingWheel {
@@ -89,11 +96,13 @@ class SharedTimingWheel {
 
   /// Opens the wheel in the file at `path`, creating it (with `mode`, default 0600) when it does
   /// not exist. Arguments are checked first, even when the file exists and its geometry wins.
+  /// Opening waits up to 10 s for another process that is opening the same file.
   /// Errors (each message names the file): invalid_argument (geometry out of range, mode beyond
-  /// 0777); unsafe (a symlink, not a regular file, owned by another user); corrupt (a header
-  /// that is not a shared timing wheel's, a version or geometry it cannot hold, a size that does
-  /// not match its header, a partial header left by an interrupted create); system (an OS call
-  /// failed, with its reason). Cost: one open, fstat, flock and mmap; creating writes the header.
+  /// 0777); unsafe (a symlink, not a regular file, other hard links, owned by another user);
+  /// corrupt (a header that is not a shared timing wheel's, a version or geometry it cannot
+  /// hold, a size that does not match its header, a partial header left by an interrupted
+  /// create); system (an OS call failed, with its reason). Cost: one open, fstat, flock and
+  /// mmap; creating writes the header; the first open after a restart repairs (O(file)).
   static Result<SharedTimingWheel> open(const std::string& path, std::uint32_t num_slots, std::uint32_t capacity,
                                         std::uint32_t mode = 0600);
   /// A wheel in an anonymous shared mapping: children forked after this call share it.
@@ -101,9 +110,11 @@ class SharedTimingWheel {
   /// A wheel in a new memfd named `name` (a label for /proc, not a path); pass memfd() to
   /// another process, which reopens it with from_fd().
   static Result<SharedTimingWheel> memfd(const std::string& name, std::uint32_t num_slots, std::uint32_t capacity);
-  /// Attaches to the wheel in descriptor `fd` (a memfd or an open wheel file). The descriptor is
-  /// duplicated (close-on-exec): it stays the caller's to close. Errors: as open(), plus
-  /// invalid_argument for a negative fd.
+  /// Attaches to the wheel in descriptor `fd` (a memfd or an open wheel file). The file is
+  /// reopened through /proc/self/fd (or, without /proc, the descriptor duplicated), close-on-
+  /// exec: `fd` stays the caller's to close, and its flocks are its own (attaching takes an
+  /// exclusive flock of its own for a moment, so the caller must not hold one across the
+  /// call). Errors: as open(), plus invalid_argument for a negative fd.
   static Result<SharedTimingWheel> from_fd(int fd);
   /// Removes the file at `path` (the wheel lives on in processes that have it mapped).
   /// Errors: system, with the reason.
@@ -114,11 +125,13 @@ class SharedTimingWheel {
   SharedTimingWheel(const SharedTimingWheel&) = delete;
   SharedTimingWheel& operator=(const SharedTimingWheel&) = delete;
   /// Unmaps and closes; the wheel itself stays in its file, memfd or other processes.
+  /// A moved-from object may only be destroyed or assigned to.
   ~SharedTimingWheel();
 
   /// Schedules `payload` to fire `delay` ticks from now (a delay below 1 counts as 1).
-  /// Errors: invalid_argument for a delay above kMaxTicks; full when all `capacity` timers are
-  /// pending (nothing changes). O(1).
+  /// Errors: invalid_argument for a delay above kMaxTicks or one that would fall due past
+  /// kMaxTicks, where the clock stops; full when all `capacity` timers are pending (nothing
+  /// changes). O(1).
   Result<SharedTimerId> add(std::int64_t delay, std::uint64_t payload);
   /// The same as add().
   Result<SharedTimerId> schedule(std::int64_t delay, std::uint64_t payload) { return add(delay, payload); }
@@ -152,7 +165,7 @@ class SharedTimingWheel {
   /// empty string when they agree, else what is wrong first. For tests. O(slots + capacity).
   std::string check() const;
 
-  /// Flushes the mapping to its file (msync). A no-op for anonymous and memfd wheels.
+  /// Flushes the mapping to its file (msync). A no-op for anonymous wheels.
   /// Errors: system.
   Status sync();
   /// Removes the backing file. Errors: invalid_argument for a wheel without a file; system.
@@ -162,7 +175,7 @@ class SharedTimingWheel {
   struct Layout;
   SharedTimingWheel(void* base, std::size_t size, int fd, bool memfd, std::string path) noexcept;
   static Result<SharedTimingWheel> attach(int fd, std::string path, const std::string& what, std::uint32_t num_slots,
-                                          std::uint32_t capacity, int trust);
+                                          std::uint32_t capacity, int trust, std::uint32_t mode);
   void release() noexcept;
 
   void* base_ = nullptr;
