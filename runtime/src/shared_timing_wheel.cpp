@@ -194,9 +194,6 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
   }
   const std::uint64_t target = now + static_cast<std::uint64_t>(ticks);
   const std::uint32_t slots = h.num_slots;
-  // Room for every timer that could fire, before anything changes: a failed allocation then
-  // loses nothing.
-  fired.reserve(fired.size() + load(h.count));
   auto fire = [&](std::uint32_t link) {
     fired.push_back(v.node(link).payload);
     detail::release(v, link, SharedWheelFault::advance_mid_tick, SharedWheelFault::advance_mid_tick);

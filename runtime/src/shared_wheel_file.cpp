@@ -1,10 +1,12 @@
 // SharedTimingWheel: creating, validating and mapping the shared memory (file, anonymous,
 // memfd), and the object's lifetime.
 //
-// Creation and attachment of a file or memfd happen under an exclusive flock() on it, so two
-// processes opening a new file at once never both initialise it, and a process never reads a
-// header another is still writing. The magic is stored last: a header without it is either an
-// interrupted create (all zero: re-initialised when safe) or damage (refused).
+// A new file is made whole before it gets its name (O_TMPFILE, then linkat), where the file
+// system allows. Otherwise creation and attachment of a file or memfd happen under an exclusive
+// flock() on it, so two processes opening a new file at once never both initialise it, and a
+// process never reads a header another is still writing. The magic is stored last: a header
+// without it is either an interrupted create (all zero: re-initialised when safe) or damage
+// (refused).
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/file.h>
@@ -18,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -33,7 +36,7 @@ using detail::SharedHeader;
 
 namespace {
 
-Error system_error(const std::string& what, int err) { return Error{Errc::system, what + ": " + std::strerror(err)}; }
+using detail::system_error;
 
 Status check_geometry(std::uint32_t num_slots, std::uint32_t capacity) {
   for (auto [name, value, limit] : {std::tuple{"num_slots", num_slots, SharedTimingWheel::kMaxSlots},
@@ -52,11 +55,14 @@ struct FileLock {
   ~FileLock() { ::flock(fd, LOCK_UN); }
 };
 
-// Takes the exclusive flock that serialises creating and attaching, waiting at most 10 s: other
-// processes hold it for an open's few system calls, and one that holds it longer is not to make
-// this one wait for ever. Returns 0 or the errno.
+// Takes the exclusive flock that serialises creating and attaching. Other processes hold it for
+// an open's few system calls, or for a walk of the file (a repair after a restart, a check that
+// a file is all zero): the wait allows 10 s plus 1 s per 32 MiB of the file, and a process that
+// holds it longer is not to make this one wait for ever. Returns 0 or the errno.
 int lock_file(int fd) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  struct stat st {};
+  const auto size = ::fstat(fd, &st) == 0 ? static_cast<std::size_t>(st.st_size) : 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10 + (size >> 25));
   while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK && errno != EINTR) return errno;
     if (std::chrono::steady_clock::now() >= deadline) return EWOULDBLOCK;
@@ -65,63 +71,56 @@ int lock_file(int fd) {
   return 0;
 }
 
-// A digest of this boot's id, the same in every process until the machine restarts; 0 when the
-// id cannot be read.
-std::uint32_t boot_digest() {
-  static const std::uint32_t digest = [] {
-    char id[64] = {};
-    const int fd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return std::uint32_t{0};
-    const ssize_t n = ::read(fd, id, sizeof id);
+Error symlink_refused(const std::string& path) {
+  return Error{Errc::unsafe, path + " is a symbolic link; a shared wheel file must be a regular file (refused)"};
+}
+
+// A wheel made in an unnamed file and linked at its path, or why not.
+struct Unnamed {
+  int fd = -1;                 // the wheel's file when made and linked
+  void* base = nullptr;
+  std::size_t size = 0;
+  std::optional<Error> error;  // set up failed
+  bool exists = false;         // another process linked its file at the path first
+};
+
+// Makes the wheel in an unnamed file (O_TMPFILE) in the directory of `path`, sets it up and
+// links it at `path`: other processes never find it half made, so two openers cannot race to
+// set it up. Gives neither fd nor error when the path has come to exist (`exists`) or the file
+// system cannot make unnamed files.
+Unnamed make_unnamed(const std::string& path, std::uint32_t num_slots, std::uint32_t capacity, std::uint32_t mode) {
+  Unnamed u;
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+  if (fd < 0) return u;
+  const std::size_t size = detail::mapping_bytes(num_slots, capacity);
+  void* base = MAP_FAILED;
+  auto fail = [&](Error e) {
+    if (base != MAP_FAILED) ::munmap(base, size);
     ::close(fd);
-    std::uint32_t h = 2166136261u;  // FNV-1a
-    for (ssize_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(id[i])) * 16777619u;
-    return n <= 0 ? 0u : (h == 0 ? 1u : h);
-  }();
-  return digest;
-}
-
-// Sets up the header's robust, process-shared lock (unlocked).
-Status init_lock(SharedHeader* h) {
-  pthread_mutexattr_t attr;
-  pthread_mutexattr_init(&attr);
-  pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
-  pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
-  const int r = pthread_mutex_init(&h->lock, &attr);
-  pthread_mutexattr_destroy(&attr);
-  if (r != 0) return system_error("could not set up the shared wheel's lock", r);
-  return {};
-}
-
-// Writes a new, empty wheel into zeroed memory: everything but the magic, then the magic.
-Status initialise(void* base, std::uint32_t num_slots, std::uint32_t capacity, std::size_t size) {
-  auto* h = static_cast<SharedHeader*>(base);
-  std::memset(base, 0, detail::nodes_offset(num_slots));  // header and slot heads; nodes are zero
-  h->version = detail::kSharedWheelVersion;
-  h->header_bytes = SharedTimingWheel::kHeaderBytes;
-  h->num_slots = num_slots;
-  h->capacity = capacity;
-  h->mapping_size = size;
-  h->boot = boot_digest();
-  if (Status s = init_lock(h); !s) return s;
-  detail::step_boundary();
-  detail::store(h->magic, detail::kSharedWheelMagic);
-  return {};
-}
-
-// A wheel file last attached in an earlier boot (or copied from another machine): its lock may
-// name a thread that no longer exists, which no robust-mutex mechanism will ever release, and
-// its pages may have reached the disk at different moments. No process of this boot uses it
-// yet (attaching is serialised by the flock, and the first attach of a boot stamps it), so the
-// lock is set up afresh and the lists are rebuilt from the timers.
-Status adopt_from_earlier_boot(void* base) {
-  auto* h = static_cast<SharedHeader*>(base);
-  const std::uint32_t boot = boot_digest();
-  if (boot == 0 || h->boot == boot) return {};
-  if (Status s = init_lock(h); !s) return s;
-  detail::repair_shared_wheel(detail::SharedView(base));
-  h->boot = boot;
-  return {};
+    u.error = std::move(e);
+    return u;
+  };
+  // The umask may have narrowed the mode; the caller asked for exactly this one.
+  if (::fchmod(fd, mode) != 0) return fail(system_error("could not set the mode of " + path, errno));
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    return fail(system_error("could not size " + path + " to " + std::to_string(size) + " bytes", errno));
+  }
+  base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (base == MAP_FAILED) return fail(system_error("could not map " + path, errno));
+  if (Status s = detail::initialise_shared_wheel(base, num_slots, capacity, size); !s) return fail(s.error());
+  const std::string self = "/proc/thread-self/fd/" + std::to_string(fd);
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+    u.exists = errno == EEXIST;
+    ::munmap(base, size);
+    ::close(fd);
+    return u;
+  }
+  u.fd = fd;
+  u.base = base;
+  u.size = size;
+  return u;
 }
 
 // Whether the whole file is zero bytes.
@@ -183,6 +182,22 @@ Result<SharedTimingWheel> SharedTimingWheel::open(const std::string& path, std::
     return Error{Errc::invalid_argument,
                  std::string("mode ") + octal + " is out of range: permission bits only (at most 0777)"};
   }
+  // Files of other users are refused unless the caller asked for a mode that shares with them.
+  const int trust = (mode & 077) != 0 ? 2 : 1;
+  // The file that is there, or a new one made whole before it is named (a few tries: another
+  // process may name its own first, or remove one between our two looks).
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) return attach(fd, path, path, num_slots, capacity, trust, mode);
+    if (errno == ELOOP) return symlink_refused(path);
+    if (errno != ENOENT) return system_error("could not open " + path, errno);
+    Unnamed made = make_unnamed(path, num_slots, capacity, mode);
+    if (made.error) return *made.error;
+    if (made.fd >= 0) return SharedTimingWheel(made.base, made.size, made.fd, false, path);
+    if (!made.exists) break;
+  }
+  // Unnamed files cannot be made here: create the file at its path, under the flock (see
+  // attach()), or open the one that is there.
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
   if (fd >= 0) {
     // The umask may have narrowed the mode; the caller asked for exactly this one.
@@ -193,14 +208,10 @@ Result<SharedTimingWheel> SharedTimingWheel::open(const std::string& path, std::
     }
   } else if (errno == EEXIST) {
     fd = ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 && errno == ELOOP) {
-      return Error{Errc::unsafe, path + " is a symbolic link; a shared wheel file must be a regular file (refused)"};
-    }
+    if (fd < 0 && errno == ELOOP) return symlink_refused(path);
   }
   if (fd < 0) return system_error("could not open " + path, errno);
-  // Files of other users are refused unless the caller asked for a mode that shares with them.
-  const bool shared_mode = (mode & 077) != 0;
-  return attach(fd, path, path, num_slots, capacity, shared_mode ? 2 : 1, mode);
+  return attach(fd, path, path, num_slots, capacity, trust, mode);
 }
 
 Result<SharedTimingWheel> SharedTimingWheel::memfd(const std::string& name, std::uint32_t num_slots,
@@ -212,15 +223,23 @@ Result<SharedTimingWheel> SharedTimingWheel::memfd(const std::string& name, std:
 }
 
 Result<SharedTimingWheel> SharedTimingWheel::from_fd(int fd) {
-  if (fd < 0) return Error{Errc::invalid_argument, "descriptor " + std::to_string(fd) + " is not a descriptor"};
+  const std::string what = "descriptor " + std::to_string(fd);
+  if (fd < 0) return Error{Errc::invalid_argument, what + " is not a descriptor"};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return system_error("could not stat " + what, errno);
+  if (!S_ISREG(st.st_mode)) return Error{Errc::unsafe, what + " is not a regular file (refused)"};
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || (flags & O_ACCMODE) != O_RDWR) {
+    return Error{Errc::invalid_argument, what + " is not open for reading and writing, which sharing a wheel needs"};
+  }
   // Reopened rather than duplicated where /proc allows: a duplicate would share the caller's
-  // open file description, and with it the caller's flock, which attaching takes and lets go.
-  int own = ::open(("/proc/self/fd/" + std::to_string(fd)).c_str(), O_RDWR | O_CLOEXEC);
+  // open file description, and with it the caller's flocks, which attaching takes and lets go.
+  int own = ::open(("/proc/thread-self/fd/" + std::to_string(fd)).c_str(), O_RDWR | O_CLOEXEC);
   if (own < 0) own = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
-  if (own < 0) return system_error("could not duplicate descriptor " + std::to_string(fd), errno);
+  if (own < 0) return system_error("could not duplicate " + what, errno);
   // A descriptor handed over is an explicit share: its owner is not checked, and an empty or
   // all-zero one is refused rather than initialised (it should hold a wheel already).
-  return attach(own, {}, "descriptor " + std::to_string(fd), 0, 0, 0, 0);
+  return attach(own, {}, what, 0, 0, 0, 0);
 }
 
 Result<SharedTimingWheel> SharedTimingWheel::anonymous(std::uint32_t num_slots, std::uint32_t capacity) {
@@ -228,7 +247,7 @@ Result<SharedTimingWheel> SharedTimingWheel::anonymous(std::uint32_t num_slots, 
   const std::size_t size = detail::mapping_bytes(num_slots, capacity);
   void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) return system_error("could not map " + std::to_string(size) + " bytes", errno);
-  if (Status s = initialise(base, num_slots, capacity, size); !s) {
+  if (Status s = detail::initialise_shared_wheel(base, num_slots, capacity, size); !s) {
     ::munmap(base, size);
     return s.error();
   }
@@ -249,7 +268,7 @@ Result<SharedTimingWheel> SharedTimingWheel::attach(int fd, std::string path, co
     }
   } guard{fd};
   if (const int err = lock_file(fd); err != 0) {
-    return system_error("could not lock " + what + (err == EWOULDBLOCK ? " within 10 s (another process holds its flock)" : ""), err);
+    return system_error("could not lock " + what + (err == EWOULDBLOCK ? " (another process holds its flock)" : ""), err);
   }
   FileLock file_lock{fd};
   struct stat st {};
@@ -314,7 +333,7 @@ Result<SharedTimingWheel> SharedTimingWheel::attach(int fd, std::string path, co
   const std::size_t mapped = fresh ? wanted : detail::mapping_bytes(h.num_slots, h.capacity);
   void* base = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (base == MAP_FAILED) return system_error("could not map " + what, errno);
-  if (Status s = fresh ? initialise(base, num_slots, capacity, mapped) : adopt_from_earlier_boot(base); !s) {
+  if (Status s = fresh ? detail::initialise_shared_wheel(base, num_slots, capacity, mapped) : detail::adopt_after_restart(base); !s) {
     ::munmap(base, mapped);
     return s.error();
   }

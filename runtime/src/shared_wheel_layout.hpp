@@ -20,10 +20,12 @@
 #include <cstdint>
 #include <string>
 
+#include "cadence/result.hpp"
+
 namespace cadence::detail {
 
 inline constexpr std::uint64_t kSharedWheelMagic = 0x3157'5445'434e'4443;  // "CDNCETW1" little-endian
-inline constexpr std::uint32_t kSharedWheelVersion = 1;
+inline constexpr std::uint32_t kSharedWheelVersion = 2;
 
 struct SharedHeader {
   std::uint64_t magic;         // kSharedWheelMagic, stored last when a wheel is created
@@ -124,5 +126,20 @@ void repair_shared_wheel(const SharedView& v) noexcept;
 /// Checks the lists against the nodes; an empty string when they agree, else what is wrong
 /// first. For tests. O(slots + nodes).
 std::string check_shared_wheel(const SharedView& v);
+
+// ---- setting up (shared_wheel_header.cpp) ----
+
+/// An Errc::system error: `what`, then the reason errno `err` gives.
+Error system_error(const std::string& what, int err);
+/// A digest of this boot's id (/proc/sys/kernel/random/boot_id), the same in every process until
+/// the machine restarts; 0 when the id cannot be read.
+std::uint32_t boot_digest();
+/// Writes a new, empty wheel into zeroed memory: everything but the magic, then the magic.
+Status initialise_shared_wheel(void* base, std::uint32_t num_slots, std::uint32_t capacity, std::size_t size);
+/// For a wheel file stamped by an earlier boot (the machine restarted, or the file was copied
+/// from another one): repairs it under its lock, setting the lock up afresh when it is held by
+/// a thread that no longer exists, and stamps this boot. Nothing for a file of this boot.
+/// The caller holds the file's flock. O(slots + nodes), plus up to a second of waiting.
+Status adopt_after_restart(void* base);
 
 }  // namespace cadence::detail

@@ -4,6 +4,7 @@
 // shared_wheel_process_test.cpp.
 #include "cadence/shared_timing_wheel.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -241,6 +242,27 @@ TEST(SharedTimingWheelTest, ADescriptorWithoutAWheelIsRefused) {
   EXPECT_EQ(w.error().code, Errc::corrupt);
   EXPECT_NE(w.error().message.find("descriptor"), std::string::npos) << w.error().message;
   ::close(fd);
+}
+
+TEST(SharedTimingWheelTest, ADescriptorThatCannotHoldAWheelIsRefusedBeforeItIsTouched) {
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  auto piped = SharedTimingWheel::from_fd(pipe_fds[0]);
+  ASSERT_FALSE(piped.ok());
+  EXPECT_EQ(piped.error().code, Errc::unsafe);
+  EXPECT_NE(piped.error().message.find("not a regular file"), std::string::npos) << piped.error().message;
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+
+  auto wheel = SharedTimingWheel::memfd("read-only", 8, 8);
+  ASSERT_TRUE(wheel.ok());
+  const int read_only = ::open(("/proc/self/fd/" + std::to_string(wheel->memfd())).c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(read_only, 0);
+  auto refused = SharedTimingWheel::from_fd(read_only);
+  ASSERT_FALSE(refused.ok()) << "a read-only descriptor gives no right to write the wheel";
+  EXPECT_EQ(refused.error().code, Errc::invalid_argument);
+  EXPECT_NE(refused.error().message.find("reading and writing"), std::string::npos) << refused.error().message;
+  ::close(read_only);
 }
 
 // Random adds (short and long), cancels (live, fired, stale) and advances (one tick, several,

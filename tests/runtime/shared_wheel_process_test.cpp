@@ -410,5 +410,66 @@ TEST(SharedWheelRestartTest, AFileLockedWhenTheMachineWentDownOpensAfterARestart
   ::unlink(saved.c_str());
 }
 
+// Patches the boot digest stored in the wheel file at `path` (what a restart changes).
+void set_stored_boot(const std::string& path, std::uint32_t boot) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::pwrite(fd, &boot, sizeof boot, offsetof(detail::SharedHeader, boot)), 4);
+  ::close(fd);
+}
+
+TEST(SharedWheelRestartTest, AFileFromAnEarlierBootWithAFreeLockIsRepairedAndKept) {
+  if (detail::boot_digest() == 0) GTEST_SKIP() << "no boot id to tell boots apart";
+  const std::string path = ::testing::TempDir() + "cadence_restart_free_" + std::to_string(::getpid()) + ".tw";
+  ::unlink(path.c_str());
+  {
+    auto w = SharedTimingWheel::open(path, 16, 64);
+    ASSERT_TRUE(w.ok()) << w.error().message;
+    for (std::uint64_t i = 1; i <= 3; ++i) ASSERT_TRUE(w->add(static_cast<std::int64_t>(i), i).ok());
+  }
+  set_stored_boot(path, detail::boot_digest() ^ 1u);
+  auto w = SharedTimingWheel::open(path, 16, 64);
+  ASSERT_TRUE(w.ok()) << w.error().message;
+  EXPECT_EQ(w->stats().recoveries, 1u) << "rebuilt under its lock, in case pages reached the disk torn";
+  EXPECT_EQ(w->check(), "");
+  EXPECT_EQ(*w->advance(3), (std::vector<std::uint64_t>{1, 2, 3}));
+  // A file whose boot was never known (stamped 0) is left alone: there is nothing to compare.
+  set_stored_boot(path, 0);
+  auto again = SharedTimingWheel::open(path, 16, 64);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->stats().recoveries, 1u) << "no second repair";
+  ::unlink(path.c_str());
+}
+
+// Several processes open one new path at once: exactly one wheel is made and named, every
+// process attaches to it, and none sets it up again over the others' timers.
+TEST(SharedWheelOpenRaceTest, ProcessesOpeningANewFileAtOnceShareOneWheel) {
+  const std::string path = ::testing::TempDir() + "cadence_open_race_" + std::to_string(::getpid()) + ".tw";
+  for (int round = 0; round < 5; ++round) {
+    ::unlink(path.c_str());
+    int go[2];
+    ASSERT_EQ(::pipe(go), 0);
+    std::vector<pid_t> openers;
+    for (int i = 0; i < 4; ++i) {
+      openers.push_back(spawn([&, i]() -> int {
+        ::close(go[1]);
+        char byte;
+        (void)::read(go[0], &byte, 1);  // all start together
+        auto w = SharedTimingWheel::open(path, 16, 64, i % 2 == 0 ? 0600 : 0640);
+        if (!w) return 1;
+        return w->add(5, static_cast<std::uint64_t>(i)).ok() ? 0 : 2;
+      }));
+    }
+    ::close(go[0]);
+    ::close(go[1]);  // releases them all
+    for (pid_t pid : openers) EXPECT_TRUE(exited_ok(wait_for(pid)));
+    auto w = SharedTimingWheel::open(path, 16, 64, 0640);
+    ASSERT_TRUE(w.ok()) << w.error().message;
+    EXPECT_EQ(w->count(), 4u) << "round " << round << ": every opener's timer is in the one wheel";
+    EXPECT_EQ(w->check(), "");
+  }
+  ::unlink(path.c_str());
+}
+
 }  // namespace
 }  // namespace cadence

@@ -26,25 +26,28 @@
 // touched only as the pool fills.
 //
 // Sharing and safety:
-// - A file is created 0600 (owner only) unless a mode is given, with O_CREAT | O_EXCL |
-//   O_NOFOLLOW; a symlink, a non-regular file, a file with other hard links, or a file owned by
-//   another user is refused (another user's file is accepted when the mode given shares it,
-//   e.g. 0660, and it already holds a wheel: setting one up is left to the file's owner). An
-//   existing file's header is validated (magic, version, geometry, size) and its geometry
-//   wins over the caller's (whose values are still range-checked).
+// - A file is created 0600 (owner only) unless a mode is given, whole before it is named
+//   (O_TMPFILE, then linkat; else O_CREAT | O_EXCL | O_NOFOLLOW under a flock); a symlink, a
+//   non-regular file, a file with other hard links, or a file owned by another user is refused
+//   (another user's file is accepted when the mode given shares it, e.g. 0660, and it already
+//   holds a wheel: setting one up is left to the file's owner). An existing file's header is
+//   validated (magic, version, geometry, size) and its geometry wins over the caller's (whose
+//   values are still range-checked).
 // - Mutation is serialised by a robust process-shared mutex in the header. A process killed
 //   inside an operation never wedges the others: the next one to lock repairs the wheel from its
 //   per-timer state and goes on. A killed add, cancel or clear counts as done or not done; a
 //   killed advance has fired some of its timers, whose payloads died with it (at most once),
 //   and the rest stay pending. now(), count() and stats() read without the lock.
 // - The first process to attach a wheel file after the machine restarted (or after the file
-//   was copied from another machine) sets its lock up afresh and repairs it: a lock held when
-//   the machine went down would otherwise wait for a thread that no longer exists. Files are
-//   best kept on a tmpfs (/run/user/<uid>, /dev/shm), where a restart clears them anyway.
-// - A creator killed before it committed the header leaves an all-zero or empty file; open()
-//   re-initialises such a file when it has exactly the size the requested geometry needs (or
-//   none) and belongs to this user. A file with part of a header fails with a message saying
-//   so; it never held timers, but check before deleting a file you care about.
+//   was copied from another machine) repairs it under its lock, and sets the lock up afresh if
+//   it stays taken for half a second: a lock held when the machine went down would otherwise
+//   wait for a thread that no longer exists. This needs the boot id in /proc. Files are best
+//   kept on a tmpfs (/run/user/<uid>, /dev/shm), where a restart clears them anyway.
+// - Without unnamed files, a creator killed before it committed the header leaves an all-zero
+//   or empty file; open() re-initialises such a file when it has exactly the size the
+//   requested geometry needs (or none) and belongs to this user. A file with part of a header
+//   fails with a message saying so; it never held timers, but check before deleting a file you
+//   care about.
 // Any process that can write the file is trusted not to scribble on the mapping.
 //
 // Thread: every member may be called from any thread of any process sharing the wheel;
@@ -143,7 +146,8 @@ class SharedTimingWheel {
   /// (tick by tick; within a tick, in the order they were added). Errors: invalid_argument for
   /// a negative `ticks`, or one that would take now() past kMaxTicks (nothing changes).
   Result<std::vector<std::uint64_t>> advance(std::int64_t ticks = 1);
-  /// The same, appending to `fired` (no allocation once it has room).
+  /// The same, appending to `fired` (no allocation once it has room). Should growing `fired`
+  /// throw, the payloads appended so far stay in it and the rest stay pending.
   Status advance(std::int64_t ticks, std::vector<std::uint64_t>& fired);
 
   /// Ticks since creation or the last clear(). Lock-free.
