@@ -197,13 +197,15 @@ void TimerTable::enqueue(std::uint32_t i, Instant due) {
   ++queue_version_;
 }
 
-void TimerTable::hold(std::uint32_t i) {
+TimerTable::HeldRef TimerTable::mark_held(std::uint32_t i) {
   Slot& s = slots_[i];
   if (!s.due_now) ++due_now_count_;
   s.due_now = true;
   s.hold = ++holds_;
-  due_now_.push_back(HeldRef{i, s.hold});
+  return HeldRef{i, s.hold};
 }
+
+void TimerTable::hold(std::uint32_t i) { due_now_.push_back(mark_held(i)); }
 
 void TimerTable::dequeue(Slot& s) {
   if (s.queued.value != 0) {
@@ -280,9 +282,7 @@ void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& c
   for (Token token : fired_) {
     const auto i = static_cast<std::uint32_t>(token);
     slots_[i].queued = {};
-    hold(i);
-    due_scratch_.push_back(due_now_.back());
-    due_now_.pop_back();
+    due_scratch_.push_back(mark_held(i));
   }
   std::erase_if(due_scratch_, [&](HeldRef ref) {
     if (!held(ref)) return true;  // run, paused or removed since it was held
@@ -296,7 +296,9 @@ void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& c
   for (const HeldRef ref : due_scratch_) {
     if (!held(ref)) continue;
     if (slots_[ref.slot].last_frame == frame_) {
-      hold(ref.slot);  // it ran this frame already: its next run is the next frame's
+      // It ran this frame already (not reachable today; kept so that no path can drop a
+      // timer): its next run is the next frame's.
+      hold(ref.slot);
       continue;
     }
     slots_[ref.slot].due_now = false;

@@ -110,6 +110,9 @@ class TimerTable {
     std::uint32_t slot;
     std::uint64_t hold;
   };
+  /// Marks slot `i` as waiting in the short list and returns its new live entry (which the
+  /// caller files: in due_now_, or in this frame's list).
+  HeldRef mark_held(std::uint32_t i);
   std::vector<HeldRef> due_now_;
   std::uint64_t holds_ = 0;          // serials handed out
   std::size_t due_now_count_ = 0;    // slots with due_now set
