@@ -32,6 +32,8 @@
 
 namespace cadence {
 
+bool detail::shared_wheel_named_create_only = false;
+
 using detail::SharedHeader;
 
 namespace {
@@ -90,6 +92,7 @@ struct Unnamed {
 // system cannot make unnamed files.
 Unnamed make_unnamed(const std::string& path, std::uint32_t num_slots, std::uint32_t capacity, std::uint32_t mode) {
   Unnamed u;
+  if (detail::shared_wheel_named_create_only) return u;
   const auto slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, mode);

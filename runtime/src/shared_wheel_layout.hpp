@@ -114,6 +114,9 @@ enum class SharedWheelFault : int {
   clear_mid_tags,          // half the timers' ids made stale, the other half still pending
 };
 extern void (*shared_wheel_fault_hook)(SharedWheelFault point);
+/// For tests: when true, open() creates new files at their path under a flock, as on a file
+/// system without unnamed (O_TMPFILE) files. False in normal use.
+extern bool shared_wheel_named_create_only;
 inline void fault_point(SharedWheelFault point) {
   if (shared_wheel_fault_hook != nullptr) shared_wheel_fault_hook(point);
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cadence/shared_timing_wheel.hpp"
+#include "shared_wheel_layout.hpp"
 
 namespace cadence {
 namespace {
@@ -76,6 +77,26 @@ TEST_F(SharedWheelFileTest, ANewFileIsOwnerOnlyAndSharedByEveryoneWhoOpensIt) {
   EXPECT_EQ(*b->advance(5), std::vector<std::uint64_t>{77});
   EXPECT_EQ(a->now(), 5u);
   EXPECT_TRUE(a->sync().ok());
+}
+
+TEST_F(SharedWheelFileTest, WithoutUnnamedFilesANewFileIsCreatedAtItsPath) {
+  // As on a file system without O_TMPFILE, until the end of the test.
+  struct NamedCreate {
+    NamedCreate() { detail::shared_wheel_named_create_only = true; }
+    ~NamedCreate() { detail::shared_wheel_named_create_only = false; }
+  } named_create;
+  const mode_t old = ::umask(077);
+  auto a = SharedTimingWheel::open(path_, 16, 32, 0640);
+  ::umask(old);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  struct stat st {};
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u) << "exactly the mode given";
+  ASSERT_TRUE(a->add(3, 5).ok());
+  auto b = SharedTimingWheel::open(path_, 16, 32, 0640);
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(b->count(), 1u) << "attached, not set up again";
+  EXPECT_EQ(b->check(), "");
 }
 
 TEST_F(SharedWheelFileTest, AnExplicitModeIsAppliedExactlyWhateverTheUmask) {

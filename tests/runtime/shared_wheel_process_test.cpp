@@ -442,11 +442,13 @@ TEST(SharedWheelRestartTest, AFileFromAnEarlierBootWithAFreeLockIsRepairedAndKep
 }
 
 // Several processes open one new path at once: exactly one wheel is made and named, every
-// process attaches to it, and none sets it up again over the others' timers.
+// process attaches to it, and none sets it up again over the others' timers. Odd rounds create
+// as on a file system without unnamed files (at the path, under the flock).
 TEST(SharedWheelOpenRaceTest, ProcessesOpeningANewFileAtOnceShareOneWheel) {
   const std::string path = ::testing::TempDir() + "cadence_open_race_" + std::to_string(::getpid()) + ".tw";
-  for (int round = 0; round < 5; ++round) {
+  for (int round = 0; round < 6; ++round) {
     ::unlink(path.c_str());
+    detail::shared_wheel_named_create_only = round % 2 == 1;  // the children inherit it
     int go[2];
     ASSERT_EQ(::pipe(go), 0);
     std::vector<pid_t> openers;
@@ -468,6 +470,7 @@ TEST(SharedWheelOpenRaceTest, ProcessesOpeningANewFileAtOnceShareOneWheel) {
     EXPECT_EQ(w->count(), 4u) << "round " << round << ": every opener's timer is in the one wheel";
     EXPECT_EQ(w->check(), "");
   }
+  detail::shared_wheel_named_create_only = false;
   ::unlink(path.c_str());
 }
 
