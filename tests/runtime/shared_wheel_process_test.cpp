@@ -4,13 +4,17 @@
 // its process, is consistently there or not.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstddef>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <set>
@@ -35,18 +39,29 @@ pid_t spawn(F body) {
   return pid;
 }
 
-// Waits for `pid` (up to 60 s); returns its wait status, or -1 when it did not end.
+// Waits for `pid` to end, blocked in poll() on its pidfd for up to 60 s; returns its wait
+// status, or -1 when it did not end in time (it is killed then). Without pidfds (Linux before
+// 5.3) it waits without a deadline, and ctest's own timeout stands in.
 int wait_for(pid_t pid) {
-  const auto deadline = std::chrono::steady_clock::now() + 60s;
-  int status = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) return status;
-    std::this_thread::sleep_for(1ms);
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  bool timed_out = false;
+  if (pidfd >= 0) {
+    pollfd ended{pidfd, POLLIN, 0};
+    timed_out = ::poll(&ended, 1, 60'000) == 0;
+    ::close(pidfd);
   }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, &status, 0);
-  return -1;
+  if (timed_out) ::kill(pid, SIGKILL);
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid || timed_out) return -1;
+  return status;
+}
+
+// Whether process `pid` is asleep (blocked, as on a lock), from /proc/<pid>/stat.
+bool process_is_sleeping(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'S';
 }
 
 bool killed(int status) { return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL; }
@@ -117,7 +132,7 @@ TEST_P(SharedWheelProcessTest, ForkedSchedulersAndOneAdvancerFireEveryTimerExact
           Record& victim = records[c * kPerChild + static_cast<int>(k)];
           if (victim.cancel_result == -1) victim.cancel_result = w.cancel(ids[k]) ? 1 : 0;
         }
-        if (rng() % 8 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 100));
+        if (rng() % 8 == 0) std::this_thread::yield();  // vary the interleaving with the advancer
       }
       return 0;
     }));
@@ -140,7 +155,7 @@ TEST_P(SharedWheelProcessTest, ForkedSchedulersAndOneAdvancerFireEveryTimerExact
   while (running > 0 && std::chrono::steady_clock::now() < deadline) {
     advance_once();
     fired_while_scheduling = order.size();
-    std::this_thread::sleep_for(20us);
+    std::this_thread::yield();  // let the schedulers at the lock between ticks
     for (int c = 0; c < kChildren; ++c) {
       int status = 0;
       if (statuses[c] == -1 && ::waitpid(children[c], &status, WNOHANG) == children[c]) {
@@ -319,7 +334,11 @@ TEST(SharedWheelCrashTest, AProcessBlockedBehindAKilledLockHolderGoesOn) {
     if (!id) return 1;
     return p.wheel.check().empty() ? 0 : 2;
   });
-  std::this_thread::sleep_for(50ms);  // not needed for correctness: gives the waiter time to block
+  // The waiter blocks on the lock the holder keeps: wait until it is asleep there (its state can
+  // only be read, not waited for), so that the kill below finds it blocked.
+  const auto asleep_by = std::chrono::steady_clock::now() + 10s;
+  while (!process_is_sleeping(waiter) && std::chrono::steady_clock::now() < asleep_by) std::this_thread::yield();
+  EXPECT_TRUE(process_is_sleeping(waiter)) << "the waiter is blocked behind the holder";
   ASSERT_EQ(::kill(holder, SIGKILL), 0);
   EXPECT_TRUE(killed(wait_for(holder)));
   EXPECT_TRUE(exited_ok(wait_for(waiter))) << "the waiter got the lock, repaired the wheel and went on";

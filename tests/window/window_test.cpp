@@ -232,9 +232,9 @@ TEST(WindowTest, AWorkersProgressReachesTheScreenWhileTheLoopSleeps) {
   std::thread releaser([&] {
     while (!entering.load()) std::this_thread::yield();
     const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (!thread_is_sleeping(ui_thread) && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(1ms);
-    }
+    // A thread's state can only be read, not waited for: look again each time the scheduler
+    // lets this thread run.
+    while (!thread_is_sleeping(ui_thread) && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
     saw_sleep = thread_is_sleeping(ui_thread);
     std::lock_guard lock(m);
     go = true;
@@ -278,7 +278,9 @@ TEST(WindowTest, ClosingAWindowStopsAndJoinsItsWorkers) {
 TEST(WindowTest, AWindowClosedInTheLoopLetsGoOfAWorkerThatIgnoresStop) {
   // The worker ignores Terminate and its stop_token until the window is long gone, then posts
   // into the closed window: the post must go nowhere (ASan would see a use after free).
-  std::atomic<bool> release{false}, done{false};
+  std::mutex m;
+  std::condition_variable cv;
+  bool release = false, done = false;
   EventLoop loop;
   WindowOptions options = test_options(nullptr);
   options.runtime.join_deadline = 50ms;
@@ -287,19 +289,24 @@ TEST(WindowTest, AWindowClosedInTheLoopLetsGoOfAWorkerThatIgnoresStop) {
   int written = 0;
   ASSERT_TRUE(w->runtime()
                   .start_thread(ThreadId::unique(), Thread::create(0, &written, [&](int, ThreadSender<int*>& out, ThreadReceiver&) {
-                    while (!release.load()) std::this_thread::sleep_for(1ms);
+                    {
+                      std::unique_lock lock(m);
+                      cv.wait(lock, [&] { return release; });
+                    }
                     out.write_back(1, [](int*& target, int& v, CallbackContext&) { *target = v; });
                     out.update(Update::redraw_window);
+                    std::lock_guard lock(m);
                     done = true;
+                    cv.notify_all();
                   }))
                   .ok());
   loop.run_once(0ms);
   w->request_close();
   EXPECT_FALSE(loop.run_once(0ms)) << "the closed window is gone once its join deadline passed";
+  std::unique_lock lock(m);
   release = true;
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (!done.load() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
-  EXPECT_TRUE(done.load()) << "the worker, let go, ran to its end";
+  cv.notify_all();
+  EXPECT_TRUE(cv.wait_for(lock, 10s, [&] { return done; })) << "the worker, let go, ran to its end";
   EXPECT_EQ(written, 0) << "its write-back never ran";
 }
 
