@@ -49,7 +49,6 @@ Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFuncti
   if (Status s = check(options); !s) return s.error();
   if (Status s = detail::GlfwLibrary::acquire(); !s) return s.error();
   auto impl = std::make_unique<Impl>(std::move(options), std::move(draw));
-  impl->holds_glfw = true;
   std::unique_ptr<Window> window(new Window(std::move(impl)));  // from here ~Window cleans up
   // A window may be opened from another window's draw function: leave that one's ImGui and
   // OpenGL contexts current when done. Declared after `window`, so that it runs before a
@@ -116,7 +115,7 @@ Window::~Window() {
     if (previous_gl != w.glfw) glfwMakeContextCurrent(previous_gl);
     glfwDestroyWindow(w.glfw);
   }
-  if (w.holds_glfw) detail::GlfwLibrary::release();
+  detail::GlfwLibrary::release();  // acquired in create(), before the window existed
 }
 
 WindowRuntime& Window::runtime() noexcept { return *impl_->runtime; }
@@ -154,10 +153,7 @@ void Window::frame() {
   w.make_current();
   ++w.stats.frames_run;
   w.frame_start = w.runtime->now();
-  ChangeSet changes;
-  w.runtime->run_timers(w.frame_start, changes);
-  w.runtime->run_threads(changes);
-  w.report(w.runtime->apply(std::move(changes)));
+  w.report(w.runtime->poll(w.frame_start));
   if (w.input) {
     w.frames_owed = std::max(w.frames_owed, 2);
     w.input = false;
@@ -181,14 +177,17 @@ void Window::Impl::draw_frame() {
   caret.before_widgets(io.DeltaTime);
   autoscroll.update(*runtime);
 
+  // The draw function sees the frame's own instant, and what it changes (timers added, threads
+  // started) is applied before the swap, which may block for a frame.
   ChangeSet ui_changes;
   {
-    CallbackContext context = runtime->context(ui_changes);
+    CallbackContext context(*runtime, ui_changes, frame_start);
     if (draw) draw(*owner, context);
   }
   tooltips.after_widgets(*runtime);
   caret.after_widgets(*runtime, typed);
   typed = false;
+  const ApplyReport applied = runtime->apply(std::move(ui_changes));
 
   ImGui::Render();
   int width = 0, height = 0;
@@ -199,7 +198,7 @@ void Window::Impl::draw_frame() {
   ++stats.frames_drawn;
   last_drawn = frame_start;
   frames_owed = std::max(frames_owed - 1, 0);
-  report(runtime->apply(std::move(ui_changes)));
+  report(applied);  // after this frame is counted, so that a redraw it asks for is owed
 }
 
 void Window::Impl::render(ImDrawData* data, int width, int height) const {
