@@ -199,8 +199,6 @@ void TimerTable::enqueue(std::uint32_t i, Instant due) {
 
 TimerTable::HeldRef TimerTable::mark_held(std::uint32_t i) {
   Slot& s = slots_[i];
-  if (!s.due_now) ++due_now_count_;
-  s.due_now = true;
   s.hold = ++holds_;
   return HeldRef{i, s.hold};
 }
@@ -213,20 +211,15 @@ void TimerTable::dequeue(Slot& s) {
     ++queue_version_;
   }
   s.queued = {};
-  if (s.due_now) {
-    s.due_now = false;
-    --due_now_count_;
-  }
+  s.hold = 0;
 }
 
 std::optional<Instant> TimerTable::next_due(Duration frame_interval, std::optional<Instant> last_frame) {
   std::optional<Instant> best;
-  if (due_now_count_ > 0) {
-    // The short list holds what is due within the queue's current millisecond or overdue:
-    // a handful of entries, walked here.
-    for (const HeldRef ref : due_now_) {
-      if (held(ref) && (!best || slots_[ref.slot].exact < *best)) best = slots_[ref.slot].exact;
-    }
+  // The short list holds what is due within the queue's current millisecond or overdue (and
+  // entries gone stale since the last frame): a handful, walked here.
+  for (const HeldRef ref : due_now_) {
+    if (held(ref) && (!best || slots_[ref.slot].exact < *best)) best = slots_[ref.slot].exact;
   }
   if (auto at = queue_next_exact(); at && (!best || *at < *best)) best = at;
   if (animating_ > 0) {
@@ -294,15 +287,8 @@ void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& c
   });
   sort_by_exact(due_scratch_);
   for (const HeldRef ref : due_scratch_) {
-    if (!held(ref)) continue;
-    if (slots_[ref.slot].last_frame == frame_) {
-      // It ran this frame already (not reachable today; kept so that no path can drop a
-      // timer): its next run is the next frame's.
-      hold(ref.slot);
-      continue;
-    }
-    slots_[ref.slot].due_now = false;
-    --due_now_count_;
+    if (!held(ref)) continue;  // removed or paused by an earlier callback of this frame
+    slots_[ref.slot].hold = 0;
     run_one(ref.slot, frame_start, context, changes);
   }
   // Animation timers run on every frame; drop the references that went stale while doing so.

@@ -36,7 +36,6 @@ class TimerTable {
   bool stop(TimerId id);
   /// True for a live timer that is not stopped.
   bool has_running(TimerId id) const;
-  bool contains(TimerId id) const { return index_.contains(id); }
   std::optional<TimerStatus> status(TimerId id) const;
   std::size_t size() const noexcept { return index_.size(); }
 
@@ -65,8 +64,7 @@ class TimerTable {
     State state = State::free;
     bool stopped = false;
     bool paused_every_frame = false;   // resume as an animation timer
-    bool due_now = false;              // waiting in due_now_ for `exact`
-    std::uint64_t hold = 0;            // the serial of its latest entry in due_now_
+    std::uint64_t hold = 0;            // waiting in due_now_ for `exact`: its entry's serial; 0: not
   };
   /// A slot named in a list that may outlive it: valid while the generation matches.
   struct SlotRef {
@@ -115,7 +113,6 @@ class TimerTable {
   HeldRef mark_held(std::uint32_t i);
   std::vector<HeldRef> due_now_;
   std::uint64_t holds_ = 0;          // serials handed out
-  std::size_t due_now_count_ = 0;    // slots with due_now set
   // The exact instant of the queue's next tick, valid while queue_version_ matches.
   static constexpr std::size_t kPeekMax = 64;
   static constexpr std::int64_t kRetryTicks = 1024;  // retry an unlisted next tick this close
@@ -132,7 +129,7 @@ class TimerTable {
   std::vector<Token> fired_;         // scratch for the queue's output
   std::vector<HeldRef> due_scratch_;
   /// True while `ref` is the live entry of a timer waiting in the short list.
-  bool held(HeldRef ref) const { return slots_[ref.slot].due_now && slots_[ref.slot].hold == ref.hold; }
+  bool held(HeldRef ref) const { return slots_[ref.slot].hold == ref.hold; }
   /// Sorts this frame's due timers by exact instant, keeping ties in list order.
   void sort_by_exact(std::vector<HeldRef>& due) const;
   std::uint64_t frame_ = 0;

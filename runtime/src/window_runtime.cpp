@@ -62,6 +62,12 @@ Status check_new_timer(TimerId id, const Timer& timer, bool system) {
   return timer.validate();
 }
 
+// Checks a new timer and adds it to `timers` now, counting from `at`.
+Status add_now(detail::TimerTable& timers, TimerId id, Timer timer, bool system, Instant at) {
+  if (Status s = check_new_timer(id, timer, system); !s) return s;
+  return timers.add(id, std::move(timer), at);
+}
+
 // The deferred forms, shared by CallbackContext and by direct calls made inside a callback.
 Status defer_add(detail::TimerTable& timers, ChangeSet& changes, TimerId id, Timer timer, bool system) {
   if (Status s = check_new_timer(id, timer, system); !s) return s;
@@ -143,15 +149,13 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
   impl_->check_thread();
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), false);
-  if (Status s = check_new_timer(id, timer, false); !s) return s;
-  return impl_->timers.add(id, std::move(timer), impl_->current());
+  return add_now(impl_->timers, id, std::move(timer), false, impl_->current());
 }
 
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
   impl_->check_thread();
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), true);
-  if (Status s = check_new_timer(id, timer, true); !s) return s;
-  return impl_->timers.add(id, std::move(timer), impl_->current());
+  return add_now(impl_->timers, id, std::move(timer), true, impl_->current());
 }
 
 Status WindowRuntime::remove_timer(TimerId id) {
@@ -266,9 +270,7 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
   };
   for (Change& change : changes.changes()) {
     if (auto* add = std::get_if<AddTimer>(&change)) {
-      Status s = check_new_timer(add->id, add->timer, add->system);
-      if (s) s = timers.add(add->id, std::move(add->timer), at);
-      record(add->id, std::move(s));
+      record(add->id, add_now(timers, add->id, std::move(add->timer), add->system, at));
     } else if (auto* remove = std::get_if<RemoveTimer>(&change)) {
       record(remove->id, timers.remove(remove->id));
     } else if (auto* pause = std::get_if<PauseTimer>(&change)) {

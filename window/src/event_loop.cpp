@@ -38,9 +38,7 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
 
   for (std::size_t i = 0; i < windows_.size(); ++i) windows_[i]->frame();  // may add() windows
   std::erase_if(windows_, [](const std::unique_ptr<Window>& w) { return w->should_close(); });
-  for (auto& w : pending_) windows_.push_back(std::move(w));
-  pending_.clear();
-  return !windows_.empty();
+  return !windows_.empty() || !pending_.empty();  // windows added here join at the next call
 }
 
 void EventLoop::run() {

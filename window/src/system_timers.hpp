@@ -27,8 +27,6 @@ class CaretBlink {
   /// After them: start or stop the blink as a text field gains or loses focus; restart the
   /// phase when the user typed in this frame.
   void after_widgets(WindowRuntime& runtime, bool typed);
-  bool visible() const noexcept { return visible_; }
-  bool running() const noexcept { return running_; }
 
  private:
   void start(WindowRuntime& runtime);
@@ -48,7 +46,6 @@ class ScrollMomentum {
   /// In a drawn frame, before ImGui::NewFrame(): hands the motion gathered since the last frame
   /// to ImGui.
   void feed(ImGuiIO& io);
-  bool moving() const noexcept { return moving_; }
 
  private:
   Duration decay_;
@@ -65,7 +62,6 @@ class DragAutoscroll {
  public:
   /// After ImGui::NewFrame(): starts, steers or stops the autoscroll timer.
   void update(WindowRuntime& runtime);
-  bool active() const noexcept { return active_; }
 
  private:
   ImGuiWindow* pressed_in_ = nullptr;  // where the left button went down, while it is held

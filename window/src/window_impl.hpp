@@ -25,7 +25,6 @@ struct Window::Impl {
   Window* owner = nullptr;
   GLFWwindow* glfw = nullptr;
   ImGuiContext* imgui = nullptr;
-  bool holds_glfw = false;
   WindowStats stats;
 
   // Frames ImGui still needs: 2 at start-up (a new ImGui window draws nothing on its first
