@@ -1,6 +1,6 @@
 // cadence/ids.hpp: timer and thread ids.
 //
-// - Timer ids 0x0000-0x00FF are reserved for the system timers a window runs itself (cursor
+// - Timer id 0 is no id; 0x0001-0x00FF are reserved for the system timers a window runs itself (cursor
 //   blink, scroll momentum, drag autoscroll, tooltip delay). User timer ids start at 0x0100.
 // - Thread ids 0-4 are reserved; user thread ids start at 5.
 // - `unique()` draws from a process-wide atomic counter: ids are unique across threads and

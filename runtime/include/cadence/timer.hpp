@@ -23,7 +23,8 @@
 //   With the stall ending at 5,050 ms (last run at 0): skip and burst run next at 5,100 ms,
 //   delay at 5,150 ms.
 // - Slack lets a timer run up to `slack` late, so that timers close together share one wake-up:
-//   the runtime sleeps until the latest instant that still serves every timer it will run.
+//   its due time is rounded up to the next multiple of the largest power of two of
+//   milliseconds not above `slack`, and timers with slack gather on those shared instants.
 // - Timers that come due in one frame run in due-time order (ties in the order they were
 //   added), then animation timers in the order they were added.
 //

@@ -25,8 +25,10 @@
 // - A timer id is unique within its runtime. App timers use ids >= 0x0100 (TimerId::unique());
 //   ids 0x0001-0x00FF belong to the window's system timers (add_system_timer).
 // - Callbacks change timers through their CallbackContext; see callback_context.hpp for when
-//   each change takes effect. Calling add_timer() and friends directly from inside a callback
-//   is allowed and behaves the same way.
+//   each change takes effect. Calling add_timer() and friends directly from inside a timer
+//   callback or a write-back (while run_timers() or run_threads() runs) is allowed and is
+//   deferred the same way; outside those, as from a draw or event callback, a direct call takes
+//   effect at once, while the context's waits for the frame's changes to be applied.
 // - Nothing a callback throws leaves run_timers(): the timer is removed and the error reported
 //   in the ApplyReport. Likewise for workers and write-backs in run_threads().
 // - Destroying the runtime stops its threads and joins them, waiting at most join_deadline;
@@ -150,8 +152,8 @@ class WindowRuntime {
   void run_timers(Instant frame_start, ChangeSet& changes);
   /// Sends the frame's Tick to every thread and delivers the messages workers sent, within the
   /// per-frame budgets: write-backs run here, on the UI thread. Removes threads that finished
-  /// once all they sent is delivered. Cost: O(1) when no worker posted; else O(threads +
-  /// messages delivered). Errors: as run_timers (recorded in `changes`).
+  /// once all they sent is delivered. Cost: O(1) when no worker posted and none waits for
+  /// ticks; else O(threads + messages delivered). Errors: as run_timers (recorded in `changes`).
   void run_threads(ChangeSet& changes);
   /// Applies a frame's changes in order. Cost: O(changes).
   ApplyReport apply(ChangeSet changes);
