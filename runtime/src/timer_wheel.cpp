@@ -166,12 +166,19 @@ bool TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
   const std::optional<Ticks> next = next_fire();
   if (!next) return true;
   const std::int64_t d = next->count();
-  // Entries with deadline d on a coarse level: its slot's earliest deadline says so (or is
-  // unknown until relearned, which this call does not do).
-  for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
-    const auto level = static_cast<std::uint32_t>(std::countr_zero(bits));
+  // Entries with deadline d may still sit on a coarse level: its slot's earliest deadline says
+  // so (or is unknown until relearned). Such a slot is the block now moving down, or a later
+  // one. A block whose move has begun and that is small is moved down whole now: work its drain
+  // would do before d anyway (every deadline of the block is at or after its drain end). Highest
+  // level first, so that what comes down is looked at again one level lower.
+  for (std::uint32_t level = kLevels - 1; level >= 1; --level) {
+    if ((coarse_occupied_levels_ & (1u << level)) == 0) continue;
     const CoarseSlot& c = coarse(level).slots[coarse_index(level, d)];
-    if (c.count > 0 && (c.min_count == 0 || c.min_ms == d)) return false;
+    if (c.count == 0 || (c.min_count > 0 && c.min_ms != d)) continue;
+    const std::int64_t block = d >> shift_of(level);
+    const bool moving = (block - 1) * width_of(level) < now_ms_;
+    if (!moving || c.count > kPeekDrainMax) return false;
+    drain(level, block, 0, /*finish=*/true);
   }
   // Level 0 holds one deadline per slot: every entry of d's slot is due at d.
   const std::size_t start = out.size();

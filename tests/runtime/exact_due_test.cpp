@@ -156,5 +156,23 @@ TEST_P(ExactDueTest, WhenTheQueueCannotListItsNextMillisecondWakesAreEarlyNeverL
   EXPECT_LE(report.steps, 104u) << "at most one early wake per millisecond it could not list";
 }
 
+// The wheel's coarse level moving down (timers 20-32 s away) must not hide a level-0 timer
+// that is alone in its millisecond: next_wake() is its exact instant, and no frame is wasted.
+TEST_P(ExactDueTest, AMovingCoarseLevelDoesNotMakeNextWakeEarly) {
+  add(TimerId::unique(), exact('x', 15'000'500us));
+  for (int i = 0; i < 100; ++i) add(TimerId::unique(), exact('c', 20s + i * 120ms + 7us));
+  frame_us(5'000'000);
+  EXPECT_EQ(runtime.next_due(), at_us(15'000'500));
+  std::size_t frames = 0;
+  clock.run_until_idle([&] { return runtime.next_due(); }, [&](Instant now) {
+    ++frames;
+    last = runtime.poll(now);
+  });
+  ASSERT_EQ(seen.size(), 101u);
+  EXPECT_EQ(seen.front().name, 'x');
+  for (const Seen& s : seen) EXPECT_EQ(s.frame_start, s.due);
+  EXPECT_EQ(frames, 101u) << "one frame per timer: none found nothing due";
+}
+
 }  // namespace
 }  // namespace cadence::testing

@@ -90,8 +90,9 @@ class TimerQueue {
   virtual std::optional<Ticks> next_fire() = 0;
   /// Appends to `out` the tokens of every pending timer whose deadline is next_fire(), in fire
   /// order, and returns true, when there are at most `max` of them and the queue can list them
-  /// cheaply. Otherwise returns false and leaves `out` as it was. Nothing changes in the queue
-  /// (beyond what next_fire() does). Lets a caller that keeps finer times than a tick find the
+  /// cheaply. Otherwise returns false and leaves `out` as it was. Nothing observable changes in
+  /// the queue (a wheel may move those timers down a level early, as its advance would before
+  /// their deadline). Lets a caller that keeps finer times than a tick find the
   /// exact instant of its next timer. Cost: O(max) at most, plus next_fire().
   virtual bool peek_next(std::vector<Token>& out, std::size_t max) = 0;
 };

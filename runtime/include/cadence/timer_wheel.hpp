@@ -73,9 +73,15 @@ class TimerWheel final : public TimerQueue {
   Ticks now() const override { return Ticks{now_ms_}; }
   std::size_t active_count() const override { return active_; }
   std::optional<Ticks> next_fire() override;
-  /// Lists the level-0 slot of the next deadline; false while entries with that deadline still
-  /// sit on a coarse level (the next timer is more than 16 s away, or its slot is moving down).
+  /// Lists the level-0 slot of the next deadline. When entries with that deadline still sit on
+  /// a coarse level in a block that has begun moving down and holds at most kPeekDrainMax
+  /// entries, it finishes that block's move first (O(its entries), which its drain would have
+  /// spent before the deadline anyway). False while such entries sit in a block that has not
+  /// begun moving (the next timer is more than 16.4 s away) or in a larger one.
   bool peek_next(std::vector<Token>& out, std::size_t max) override;
+  /// The largest coarse block peek_next() moves down at once: 4,096 entries, about 100 us, so
+  /// that a call never costs a frame (the drains spread larger blocks over their window).
+  static constexpr std::uint32_t kPeekDrainMax = 4096;
 
   /// The deadline of a pending timer, or nullopt for a fired, cancelled or unknown id. O(1).
   std::optional<Ticks> deadline_of(QueueId id) const;
