@@ -1,6 +1,7 @@
 #include <mutex>
 
 #include "cadence/thread.hpp"
+#include "steady_deadline.hpp"
 
 namespace cadence {
 
@@ -36,6 +37,8 @@ std::optional<ThreadMessage> ThreadReceiver::receive_for(Duration timeout, bool 
   } else if (auto m = try_receive(); m && !m->is_tick()) {
     return m;
   }
+  if (timeout <= Duration::zero()) return std::nullopt;
+  const auto deadline = detail::steady_deadline(std::chrono::steady_clock::now(), timeout);  // nullopt: none
   // Announce the wait before checking again, so that a Tick that comes in between is either
   // seen by the check or sees the announcement and notifies. Messages and stops always notify.
   if (ticks) {
@@ -44,7 +47,20 @@ std::optional<ThreadMessage> ThreadReceiver::receive_for(Duration timeout, bool 
   }
   {
     std::unique_lock lock(core_.inbox_mutex);
-    core_.inbox_cv.wait_for(lock, core_.stop.get_token(), timeout, [this, ticks] { return has_message(ticks); });
+    const auto ready = [this, ticks] { return has_message(ticks); };
+    if (!terminate_seen_) {
+      // The stop request ends the wait: Terminate is the message.
+      if (deadline) {
+        core_.inbox_cv.wait_until(lock, core_.stop.get_token(), *deadline, ready);
+      } else {
+        core_.inbox_cv.wait(lock, core_.stop.get_token(), ready);
+      }
+    } else if (deadline) {
+      // Terminate was received: the stop request stays set and must not end every later wait.
+      core_.inbox_cv.wait_until(lock, *deadline, ready);
+    } else {
+      core_.inbox_cv.wait(lock, ready);
+    }
   }
   if (ticks) {
     core_.link->tick_waiters.fetch_sub(1, std::memory_order_seq_cst);

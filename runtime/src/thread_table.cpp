@@ -7,6 +7,7 @@
 #include <string>
 #include <system_error>
 
+#include "steady_deadline.hpp"
 #include "text.hpp"
 
 namespace cadence::detail {
@@ -35,6 +36,11 @@ void run_worker(const std::shared_ptr<ThreadCore>& core, UniqueFunction<void(Thr
   body = {};  // destroy what the worker captured on its own thread
   core->finished.store(true, std::memory_order_seq_cst);
   core->notify_ui();
+  // Tell a runtime that is being destroyed and waits for its workers. Taking the mutex once
+  // after the store orders it before the waiter's check or its wait.
+  RuntimeLink& link = *core->link;
+  { std::lock_guard lock(link.mutex); }
+  link.finished_cv.notify_all();
 }
 
 }  // namespace
@@ -43,26 +49,50 @@ ThreadTable::ThreadTable(std::shared_ptr<RuntimeLink> link, ThreadLimits limits)
     : link_(std::move(link)), limits_(limits) {}
 
 ThreadTable::~ThreadTable() {
+  shutdown();
+  const auto doomed = release();
+}
+
+void ThreadTable::shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
   link_->alive.store(false, std::memory_order_release);
+  std::function<void()> waker;  // destroyed after the lock is released: it is app code
   {
     std::lock_guard lock(link_->mutex);
     link_->closed = true;
+    waker = std::move(link_->waker);
     link_->waker = nullptr;
   }
   for (auto& e : entries_) e->core->stop.request_stop();  // also wakes receive_for()
   // Wait for the workers to notice, all within one deadline; then join those that finished and
   // let the others go: they hold their own core and can no longer reach this runtime.
-  const auto deadline = std::chrono::steady_clock::now() + limits_.join_deadline;
-  for (auto& e : entries_) {
-    while (!e->core->finished.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const auto all_finished = [this] {
+    return std::all_of(entries_.begin(), entries_.end(),
+                       [](const auto& e) { return e->core->finished.load(std::memory_order_acquire); });
+  };
+  const auto deadline = steady_deadline(std::chrono::steady_clock::now(), limits_.join_deadline);
+  {
+    std::unique_lock lock(link_->mutex);
+    if (deadline) {
+      link_->finished_cv.wait_until(lock, *deadline, all_finished);
+    } else {
+      link_->finished_cv.wait(lock, all_finished);
     }
+  }
+  for (auto& e : entries_) {
     if (e->core->finished.load(std::memory_order_acquire)) {
       e->thread.join();
     } else {
       e->thread.detach();
     }
   }
+}
+
+std::vector<std::unique_ptr<ThreadTable::Entry>> ThreadTable::release() {
+  index_.clear();
+  carry_over_ = false;
+  return std::exchange(entries_, {});
 }
 
 void ThreadTable::set_waker(std::function<void()> waker) {
@@ -78,6 +108,7 @@ Status ThreadTable::start(ThreadId id, Thread thread) {
   auto entry = std::make_unique<Entry>();
   entry->id = id;
   entry->core = std::make_shared<ThreadCore>(link_);
+  entry->core->first_frame = link_->frames.load(std::memory_order_relaxed);  // written by this thread only
   entry->writeback = std::move(ThreadTableAccess::writeback(thread));
   entry->type = &ThreadTableAccess::type(thread);
   try {
@@ -160,7 +191,9 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
     }
   }
   std::sort(done.begin(), done.end(), std::greater<>());  // swap-remove from the back first
-  for (std::size_t i : done) remove_at(i);
+  std::vector<std::unique_ptr<Entry>> finished;
+  for (std::size_t i : done) finished.push_back(remove_at(i));
+  // `finished` goes last: the writeback data's destructors are app code and may call the runtime.
 }
 
 std::uint32_t ThreadTable::drain(Entry& e, std::uint32_t budget, CallbackContext& context, ChangeSet& changes) {
@@ -190,12 +223,13 @@ std::uint32_t ThreadTable::drain(Entry& e, std::uint32_t budget, CallbackContext
   return delivered;
 }
 
-void ThreadTable::remove_at(std::size_t i) {
-  Entry& e = *entries_[i];
-  if (e.thread.joinable()) e.thread.join();  // it has finished: this returns at once
-  index_.erase(e.id);
+std::unique_ptr<ThreadTable::Entry> ThreadTable::remove_at(std::size_t i) {
+  std::unique_ptr<Entry> e = std::move(entries_[i]);
+  if (e->thread.joinable()) e->thread.join();  // it has finished: this returns at once
+  index_.erase(e->id);
   entries_[i] = std::move(entries_.back());
   entries_.pop_back();
+  return e;
 }
 
 }  // namespace cadence::detail

@@ -31,10 +31,23 @@ struct ThreadLimits {
 
 class ThreadTable {
  public:
+  struct Entry;
+
   ThreadTable(std::shared_ptr<RuntimeLink> link, ThreadLimits limits);
-  /// Asks every worker to stop and joins them, waiting at most the join deadline in all;
-  /// workers still running then are detached (they can no longer reach the runtime).
+  /// shutdown(), then destroys what is left.
   ~ThreadTable();
+  ThreadTable(const ThreadTable&) = delete;
+  ThreadTable& operator=(const ThreadTable&) = delete;
+
+  /// Closes the link (no send reaches the runtime, no waker is called again), asks every worker
+  /// to stop and joins them, waiting at most the join deadline in all (Duration::max(): for as
+  /// long as they take; <= 0: not at all); workers still running then are detached: they hold
+  /// their own core and can no longer reach the runtime. Idempotent.
+  void shutdown();
+  /// Hands over every thread's entry (writeback data, undelivered messages) and leaves the table
+  /// empty, for the caller to destroy: their destructors are app code, which may call the
+  /// runtime again. Call after shutdown().
+  [[nodiscard]] std::vector<std::unique_ptr<Entry>> release();
 
   /// Starts the worker on a new std::thread. Errors: already_exists; resource when the system
   /// refuses a thread.
@@ -58,17 +71,10 @@ class ThreadTable {
   void set_waker(std::function<void()> waker);
 
  private:
-  struct Entry {
-    ThreadId id;
-    std::shared_ptr<ThreadCore> core;
-    std::thread thread;
-    std::shared_ptr<void> writeback;
-    const std::type_info* type = nullptr;
-  };
-
   /// Delivers up to `budget` messages of one thread; returns how many.
   std::uint32_t drain(Entry& e, std::uint32_t budget, CallbackContext& context, ChangeSet& changes);
-  void remove_at(std::size_t i);
+  /// Removes entry `i` and hands it back, for the caller to destroy once done with the table.
+  [[nodiscard]] std::unique_ptr<Entry> remove_at(std::size_t i);
 
   std::shared_ptr<RuntimeLink> link_;
   ThreadLimits limits_;
@@ -76,6 +82,15 @@ class ThreadTable {
   std::unordered_map<ThreadId, Entry*> index_;
   std::size_t rotation_ = 0;  // which thread drains first this frame
   bool carry_over_ = false;   // messages were left for the next frame
+  bool shut_down_ = false;
+};
+
+struct ThreadTable::Entry {
+  ThreadId id;
+  std::shared_ptr<ThreadCore> core;
+  std::thread thread;
+  std::shared_ptr<void> writeback;
+  const std::type_info* type = nullptr;
 };
 
 }  // namespace cadence::detail

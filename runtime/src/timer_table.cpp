@@ -78,6 +78,7 @@ Status TimerTable::add(TimerId id, Timer timer, Instant created) {
   s.run_count = 0;
   s.queued = {};
   s.last_frame = 0;
+  s.order = ++added_;
   s.state = State::scheduled;
   s.stopped = false;
   const Duration delay = timer.delay();
@@ -90,20 +91,22 @@ Status TimerTable::add(TimerId id, Timer timer, Instant created) {
 Status TimerTable::remove(TimerId id) {
   auto it = index_.find(id);
   if (it == index_.end()) return not_found(id);
-  free_slot(it->second);
-  return {};
+  const std::optional<Timer> doomed = free_slot(it->second);
+  return {};  // `doomed` goes now, with the table consistent: its destructor may call the runtime
 }
 
-void TimerTable::free_slot(std::uint32_t i) {
+std::optional<Timer> TimerTable::free_slot(std::uint32_t i) {
   Slot& s = slots_[i];
   dequeue(s);
   if (s.state == State::animating) --animating_;
   index_.erase(s.id);
-  s.timer.reset();  // destroys the callback and what it captured
+  std::optional<Timer> timer = std::move(s.timer);
+  s.timer.reset();
   s.state = State::free;
   s.stopped = false;
-  ++s.generation;  // any SlotRef to this slot is now stale
+  ++s.generation;  // any AnimationRef to this slot is now stale
   free_.push_back(i);
+  return timer;
 }
 
 bool TimerTable::stop(TimerId id) {
@@ -141,9 +144,7 @@ Status TimerTable::resume(TimerId id, Instant at) {
   const auto i = static_cast<std::uint32_t>(s - slots_.data());
   if (s->expires) s->expires = at + s->left_to_expiry;
   if (s->paused_every_frame) {
-    s->state = State::animating;
-    ++animating_;
-    animations_.push_back(SlotRef{i, s->generation});
+    start_animating(i);
     if (s->expires) enqueue(i, *s->expires);
     return {};
   }
@@ -162,7 +163,7 @@ std::optional<TimerStatus> TimerTable::status(TimerId id) const {
   out.expires = s->expires;
   out.paused = s->state == State::paused;
   out.every_frame = s->state == State::animating || (out.paused && s->paused_every_frame);
-  if (s->state == State::scheduled) out.next_due = s->expires && *s->expires < s->due ? *s->expires : s->due;
+  if (s->state == State::scheduled) out.next_due = s->exact;  // the due time or the timeout, with slack
   return out;
 }
 
@@ -204,6 +205,17 @@ TimerTable::HeldRef TimerTable::mark_held(std::uint32_t i) {
 }
 
 void TimerTable::hold(std::uint32_t i) { due_now_.push_back(mark_held(i)); }
+
+void TimerTable::start_animating(std::uint32_t i) {
+  Slot& s = slots_[i];
+  s.state = State::animating;
+  ++animating_;
+  const AnimationRef ref{i, s.generation, s.order};
+  // Mostly the newest timer, at the back; stale entries keep their order, so the list stays sorted.
+  const auto at = std::upper_bound(animations_.begin(), animations_.end(), ref.order,
+                                   [](std::uint64_t order, const AnimationRef& r) { return order < r.order; });
+  animations_.insert(at, ref);
+}
 
 void TimerTable::dequeue(Slot& s) {
   if (s.queued.value != 0) {
@@ -294,7 +306,7 @@ void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& c
   // Animation timers run on every frame; drop the references that went stale while doing so.
   std::size_t kept = 0;
   for (std::size_t r = 0; r < animations_.size(); ++r) {
-    const SlotRef a = animations_[r];
+    const AnimationRef a = animations_[r];
     const Slot& s = slots_[a.slot];
     if (s.generation != a.generation || s.state != State::animating) continue;
     animations_[kept++] = a;
@@ -304,7 +316,11 @@ void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& c
 }
 
 void TimerTable::sort_by_exact(std::vector<HeldRef>& due) const {
-  const auto earlier = [&](HeldRef a, HeldRef b) { return slots_[a.slot].exact < slots_[b.slot].exact; };
+  const auto earlier = [&](HeldRef a, HeldRef b) {
+    const Slot& x = slots_[a.slot];
+    const Slot& y = slots_[b.slot];
+    return x.exact < y.exact || (x.exact == y.exact && x.order < y.order);
+  };
   if (std::is_sorted(due.begin(), due.end(), earlier)) return;  // the common case: O(k), no allocation
   if (due.size() <= 16) {
     // Insertion sort: stable, and no buffer to allocate for the handful a frame usually has.
@@ -319,6 +335,14 @@ void TimerTable::sort_by_exact(std::vector<HeldRef>& due) const {
   std::stable_sort(due.begin(), due.end(), earlier);
 }
 
+void TimerTable::fail(Slot& s, std::string message, ChangeSet& changes) {
+  // A callback that removed itself (or restarted: removed, then added again under its id) has
+  // its removal queued already; removing by id again would remove its successor.
+  if (!s.stopped) changes.remove_timer(s.id);
+  s.stopped = true;
+  changes.timer_failed(s.id, std::move(message));
+}
+
 bool TimerTable::invoke(Slot& s, Instant frame_start, Instant due, bool last, std::uint64_t missed,
                         CallbackContext& context, ChangeSet& changes) {
   TimerCallbackInfo info{s.id, s.timer->owner(), frame_start, due, s.run_count, missed, last, context};
@@ -326,12 +350,10 @@ bool TimerTable::invoke(Slot& s, Instant frame_start, Instant due, bool last, st
   try {
     result = s.timer->callback()(info);
   } catch (const std::exception& e) {
-    changes.timer_failed(s.id, std::string("timer callback threw: ") + e.what());
-    s.stopped = true;
+    fail(s, std::string("timer callback threw: ") + e.what(), changes);
     return false;
   } catch (...) {
-    changes.timer_failed(s.id, "timer callback threw something that is not a std::exception");
-    s.stopped = true;
+    fail(s, "timer callback threw something that is not a std::exception", changes);
     return false;
   }
   ++s.run_count;
@@ -358,9 +380,7 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
   if (!interval) {
     // Past its delay, an animation timer runs on every frame from now on.
     if (!invoke(s, frame_start, s.due, false, 0, context, changes)) return;
-    s.state = State::animating;
-    ++animating_;
-    animations_.push_back(SlotRef{i, s.generation});
+    start_animating(i);
     if (s.expires) enqueue(i, *s.expires);
     return;
   }

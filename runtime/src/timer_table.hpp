@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -65,11 +66,14 @@ class TimerTable {
     bool stopped = false;
     bool paused_every_frame = false;   // resume as an animation timer
     std::uint64_t hold = 0;            // waiting in due_now_ for `exact`: its entry's serial; 0: not
+    std::uint64_t order = 0;           // when it was added, among this table's adds: breaks ties
   };
-  /// A slot named in a list that may outlive it: valid while the generation matches.
-  struct SlotRef {
+  /// An animation timer in the every-frame list, which may outlive it: valid while the
+  /// generation matches. The list is sorted by `order` (the order the timers were added).
+  struct AnimationRef {
     std::uint32_t slot;
     std::uint32_t generation;
+    std::uint64_t order;
   };
 
   std::int64_t tick_floor(Instant t) const;
@@ -80,14 +84,21 @@ class TimerTable {
   /// Puts slot `i` in the short list, to run at the first frame at or after its `exact`.
   void hold(std::uint32_t i);
   void dequeue(Slot& s);
+  /// Puts slot `i` in the every-frame list, at its place in the order timers were added.
+  void start_animating(std::uint32_t i);
   /// The exact instant of the queue's next timer (cached until the queue changes).
   std::optional<Instant> queue_next_exact();
-  void free_slot(std::uint32_t i);
+  /// Frees slot `i` and hands back its timer, for the caller to destroy once it is done with
+  /// the table: destroying a callback runs app code (a capture's destructor) that may call the
+  /// runtime again, so it must be the last thing done to a slot.
+  [[nodiscard]] std::optional<Timer> free_slot(std::uint32_t i);
   Slot* find(TimerId id);
   const Slot* find(TimerId id) const;
   /// Runs the callback once. False when the timer must not go on (it stopped, threw or ended).
   bool invoke(Slot& s, Instant frame_start, Instant due, bool last, std::uint64_t missed, CallbackContext& context,
               ChangeSet& changes);
+  /// Ends a timer whose callback threw: its removal and the report go to `changes`.
+  void fail(Slot& s, std::string message, ChangeSet& changes);
   void run_due(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
   void run_animation(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
   void run_one(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
@@ -97,7 +108,7 @@ class TimerTable {
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;
   std::unordered_map<TimerId, std::uint32_t> index_;
-  std::vector<SlotRef> animations_;  // in the order they started running every frame
+  std::vector<AnimationRef> animations_;  // in the order they were added
   std::size_t animating_ = 0;        // slots in State::animating
   // The short list: timers due within the queue's current millisecond (the queue never fires
   // in its current tick) or overdue when queued; each runs at the first frame at or after its
@@ -130,9 +141,10 @@ class TimerTable {
   std::vector<HeldRef> due_scratch_;
   /// True while `ref` is the live entry of a timer waiting in the short list.
   bool held(HeldRef ref) const { return slots_[ref.slot].hold == ref.hold; }
-  /// Sorts this frame's due timers by exact instant, keeping ties in list order.
+  /// Sorts this frame's due timers by exact instant, ties in the order they were added.
   void sort_by_exact(std::vector<HeldRef>& due) const;
   std::uint64_t frame_ = 0;
+  std::uint64_t added_ = 0;          // adds so far: the next timer's `order`
 };
 
 }  // namespace cadence::detail

@@ -30,6 +30,8 @@ struct WindowRuntime::Impl {
   // While run_timers() or run_threads() calls back: the frame's changes, so that direct calls
   // made from inside a callback are deferred exactly like calls through the context.
   ChangeSet* running = nullptr;
+  // Set when the destructor starts: what the captures it destroys ask for is refused (closed).
+  bool closing = false;
   std::thread::id owner = std::this_thread::get_id();
 
   void check_thread() const {
@@ -80,16 +82,25 @@ Status defer_add(detail::TimerTable& timers, ChangeSet& changes, TimerId id, Tim
   return {};
 }
 
-Status check_new_thread(ThreadId id) {
+Status check_new_thread(ThreadId id, Thread& thread) {
   if (!id.is_valid() || id.is_system()) {
     return Error{Errc::invalid_argument, "thread id " + detail::hex(id.value) +
                                              " is reserved (0-4); use ThreadId::unique() (ids from 5)"};
   }
+  if (!detail::ThreadTableAccess::body(thread)) {
+    return Error{Errc::invalid_argument, "the Thread for id " + detail::hex(id.value) +
+                                             " was moved from and has no worker; start the Thread it was moved to, "
+                                             "or make a new one with Thread::create()"};
+  }
   return {};
 }
 
+Status closed() {
+  return Error{Errc::closed, "the window's runtime is being destroyed; it takes no more timers, threads or messages"};
+}
+
 Status defer_start(detail::ThreadTable& threads, ChangeSet& changes, ThreadId id, Thread thread) {
-  if (Status s = check_new_thread(id); !s) return s;
+  if (Status s = check_new_thread(id, thread); !s) return s;
   if (threads.contains(id) || changes.starts_thread(id)) {
     return Error{Errc::already_exists, "a thread with id " + detail::hex(id.value) +
                                            " already runs in this window (or starts in this frame)"};
@@ -131,7 +142,22 @@ WindowRuntime::WindowRuntime(TimeSource source, Options options)
   if (impl_->options.frame_interval <= Duration::zero()) impl_->options.frame_interval = Options{}.frame_interval;
 }
 
-WindowRuntime::~WindowRuntime() = default;
+WindowRuntime::~WindowRuntime() {
+  Impl& m = *impl_;
+  m.check_thread();
+  assert(m.running == nullptr && "a WindowRuntime must not be destroyed from inside its own timer callbacks or write-backs");
+  // From here every call that would change the runtime is refused with `closed`. The workers are
+  // stopped and joined first; then the threads' data and the timers' callbacks are destroyed,
+  // each table swapped for an empty one first, so that what their destructors call finds an
+  // empty, consistent runtime.
+  m.closing = true;
+  m.threads.shutdown();
+  { const auto doomed = m.threads.release(); }
+  {
+    detail::TimerTable doomed(std::move(m.timers));
+    m.timers = detail::TimerTable(m.origin, m.options.queue);
+  }
+}
 
 Instant WindowRuntime::now() const { return impl_->source.now(); }
 const TimeSource& WindowRuntime::time_source() const noexcept { return impl_->source; }
@@ -146,50 +172,61 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
   return {};
 }
 
+// Each mutator decides in one place where its change goes: refused while the runtime is being
+// destroyed, into the running frame's change-set while callbacks run, or into the tables now.
+
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
   impl_->check_thread();
+  if (impl_->closing) return closed();
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), false);
   return add_now(impl_->timers, id, std::move(timer), false, impl_->current());
 }
 
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
   impl_->check_thread();
+  if (impl_->closing) return closed();
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), true);
   return add_now(impl_->timers, id, std::move(timer), true, impl_->current());
 }
 
 Status WindowRuntime::remove_timer(TimerId id) {
   impl_->check_thread();
+  if (impl_->closing) return closed();
   if (impl_->running) return defer_remove(impl_->timers, *impl_->running, id);
   return impl_->timers.remove(id);
 }
 
 Status WindowRuntime::pause_timer(TimerId id) {
   impl_->check_thread();
+  if (impl_->closing) return closed();
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, true);
   return impl_->timers.pause(id, impl_->current());
 }
 
 Status WindowRuntime::resume_timer(TimerId id) {
   impl_->check_thread();
+  if (impl_->closing) return closed();
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, false);
   return impl_->timers.resume(id, impl_->current());
 }
 
 Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
   impl_->check_thread();
+  if (impl_->closing) return closed();
   if (impl_->running) return defer_start(impl_->threads, *impl_->running, id, std::move(thread));
-  if (Status s = check_new_thread(id); !s) return s;
+  if (Status s = check_new_thread(id, thread); !s) return s;
   return impl_->threads.start(id, std::move(thread));
 }
 
 Status WindowRuntime::stop_thread(ThreadId id) {
   impl_->check_thread();
+  if (impl_->closing) return closed();
   return impl_->threads.stop(id);
 }
 
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
   impl_->check_thread();
+  if (impl_->closing) return closed();
   return impl_->threads.send(id, std::move(payload));
 }
 
@@ -199,6 +236,7 @@ void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) { retu
 
 void WindowRuntime::set_waker(std::function<void()> waker) {
   impl_->check_thread();
+  if (impl_->closing) return;  // the link is closed: no waker is ever called again
   impl_->threads.set_waker(std::move(waker));
 }
 
@@ -210,9 +248,14 @@ CallbackContext WindowRuntime::context(ChangeSet& changes) { return CallbackCont
 
 void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
   impl_->check_thread();
+  if (impl_->closing) {
+    changes.frame_error(closed().error());
+    return;
+  }
   if (impl_->running) {
     changes.frame_error(Error{Errc::reentrant_call,
-                              "run_timers() was called from inside a timer callback; a frame runs its timers once"});
+                              "run_timers() was called from inside a timer callback or write-back; a frame runs "
+                              "its timers once. No timer ran"});
     return;
   }
   if (frame_start.kind() != impl_->source.kind()) {
@@ -241,9 +284,14 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
 
 void WindowRuntime::run_threads(ChangeSet& changes) {
   impl_->check_thread();
+  if (impl_->closing) {
+    changes.frame_error(closed().error());
+    return;
+  }
   if (impl_->running) {
     changes.frame_error(Error{Errc::reentrant_call,
-                              "run_threads() was called from inside a callback; a frame runs its threads once"});
+                              "run_threads() was called from inside a timer callback or write-back; a frame runs "
+                              "its threads once. No message was delivered"});
     return;
   }
   CallbackContext context(*this, changes, impl_->last_frame ? *impl_->last_frame : impl_->current());
@@ -258,6 +306,21 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
 ApplyReport WindowRuntime::apply(ChangeSet changes) {
   impl_->check_thread();
   ApplyReport report;
+  if (impl_->closing) {
+    const std::size_t dropped = changes.changes().size();
+    if (dropped == 0) return report;
+    report.failures.push_back(
+        Failure{TimerId{}, Error{Errc::closed, "the window's runtime is being destroyed; " + detail::num(dropped) +
+                                                   " changes were dropped"}});
+    return report;  // `changes` goes here: what its timers captured may call the runtime, refused too
+  }
+  if (impl_->running) {
+    // From inside a timer callback or a write-back: the frame is using the tables, so the
+    // changes join the frame's own change-set, which apply() carries out after every callback.
+    report.deferred = changes.changes().size();
+    impl_->running->append(std::move(changes));
+    return report;
+  }
   report.update = changes.update();
   const Instant at = impl_->current();
   detail::TimerTable& timers = impl_->timers;
@@ -278,10 +341,9 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
     } else if (auto* resume = std::get_if<ResumeTimer>(&change)) {
       record(resume->id, timers.resume(resume->id, at));
     } else if (auto* failed = std::get_if<TimerFailed>(&change)) {
-      (void)timers.remove(failed->id);
       report.failures.push_back(Failure{failed->id, Error{Errc::callback_threw, failed->message}});
     } else if (auto* start = std::get_if<StartThread>(&change)) {
-      Status s = check_new_thread(start->id);
+      Status s = check_new_thread(start->id, start->thread);
       if (s) s = impl_->threads.start(start->id, std::move(start->thread));
       if (s) {
         ++report.applied;
@@ -320,23 +382,37 @@ std::optional<Duration> WindowRuntime::next_wake(Instant now) {
 std::optional<Duration> WindowRuntime::next_wake() { return next_wake(now()); }
 
 // ---- CallbackContext -----------------------------------------------------------------------
+// What a context records goes into its own change-set, checked against the tables now; what it
+// does at once (stop, send) goes through the runtime, with the runtime's rules.
 
 Status CallbackContext::add_timer(TimerId id, Timer timer) {
+  if (runtime_.impl_->closing) return closed();
   return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), false);
 }
 Status CallbackContext::add_system_timer(TimerId id, Timer timer) {
+  if (runtime_.impl_->closing) return closed();
   return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), true);
 }
-Status CallbackContext::remove_timer(TimerId id) { return defer_remove(runtime_.impl_->timers, changes_, id); }
-Status CallbackContext::pause_timer(TimerId id) { return defer_pause(runtime_.impl_->timers, changes_, id, true); }
-Status CallbackContext::resume_timer(TimerId id) { return defer_pause(runtime_.impl_->timers, changes_, id, false); }
+Status CallbackContext::remove_timer(TimerId id) {
+  if (runtime_.impl_->closing) return closed();
+  return defer_remove(runtime_.impl_->timers, changes_, id);
+}
+Status CallbackContext::pause_timer(TimerId id) {
+  if (runtime_.impl_->closing) return closed();
+  return defer_pause(runtime_.impl_->timers, changes_, id, true);
+}
+Status CallbackContext::resume_timer(TimerId id) {
+  if (runtime_.impl_->closing) return closed();
+  return defer_pause(runtime_.impl_->timers, changes_, id, false);
+}
 bool CallbackContext::has_timer(TimerId id) const { return runtime_.impl_->timers.has_running(id); }
 Status CallbackContext::start_thread(ThreadId id, Thread thread) {
+  if (runtime_.impl_->closing) return closed();
   return defer_start(runtime_.impl_->threads, changes_, id, std::move(thread));
 }
-Status CallbackContext::stop_thread(ThreadId id) { return runtime_.impl_->threads.stop(id); }
+Status CallbackContext::stop_thread(ThreadId id) { return runtime_.stop_thread(id); }
 Status CallbackContext::send_to_thread(ThreadId id, Payload payload) {
-  return runtime_.impl_->threads.send(id, std::move(payload));
+  return runtime_.send_to_thread(id, std::move(payload));
 }
 bool CallbackContext::has_thread(ThreadId id) const { return runtime_.impl_->threads.contains(id); }
 

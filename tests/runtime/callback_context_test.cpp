@@ -188,5 +188,35 @@ TEST_P(CallbackContextTest, RunTimersFromInsideACallbackIsRefused) {
   EXPECT_EQ(report.failures[0].error.code, Errc::reentrant_call);
 }
 
+TEST_P(CallbackContextTest, ATimerThatRestartsItselfAndThenThrowsKeepsTheNewTimer) {
+  const TimerId id = TimerId::unique();
+  add(id, Timer::once(10ms, [&](TimerCallbackInfo& info) {
+        ASSERT_TRUE(info.context.remove_timer(id).ok());  // the documented restart: remove + add
+        ASSERT_TRUE(info.context.add_timer(id, logged("restarted").with_delay(20ms).with_timeout(20ms)).ok());
+        throw std::runtime_error("after the restart");
+      }));
+  frame(10);
+  ASSERT_EQ(last.failures.size(), 1u);
+  EXPECT_EQ(last.failures[0].error.code, Errc::callback_threw);
+  EXPECT_EQ(last.failures[0].timer, id);
+  EXPECT_NE(last.failures[0].error.message.find("after the restart"), std::string::npos);
+  EXPECT_TRUE(runtime.has_timer(id)) << "the throw ends the old timer, not its successor";
+  run_until(100);
+  EXPECT_EQ(times("restarted"), Times{30});
+}
+
+TEST_P(CallbackContextTest, ATimerThatThrowsWithoutRestartingIsRemoved) {
+  const TimerId id = TimerId::unique();
+  add(id, Timer::every(10ms, [&](TimerCallbackInfo& info) {
+        ASSERT_TRUE(info.context.pause_timer(id).ok());
+        throw std::runtime_error("paused, then threw");
+      }));
+  frame(10);
+  ASSERT_EQ(last.failures.size(), 1u);
+  EXPECT_EQ(last.failures[0].timer, id);
+  EXPECT_FALSE(runtime.has_timer(id));
+  EXPECT_EQ(runtime.timer_count(), 0u);
+}
+
 }  // namespace
 }  // namespace cadence::testing

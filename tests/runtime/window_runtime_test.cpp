@@ -234,6 +234,16 @@ TEST_P(WindowRuntimeTest, StatusReportsTheSchedule) {
   EXPECT_EQ(runtime.timer_status(TimerId::unique()), std::nullopt);
 }
 
+TEST_P(WindowRuntimeTest, StatusNextDueIsWhenItRunsWithSlack) {
+  // docs/timers.md's slack example: due at 1003 ms, rounded up to the 32 ms grid.
+  const TimerId id = TimerId::unique();
+  add(id, logged("t").with_delay(1003ms).with_timeout(1003ms).with_slack(50ms));
+  EXPECT_EQ(runtime.timer_status(id)->next_due, at_ms(1024));
+  EXPECT_EQ(runtime.next_due(), at_ms(1024));
+  run_until(2000);
+  EXPECT_EQ(times("t"), Times{1024});
+}
+
 TEST_P(WindowRuntimeTest, FrameIntervalIsAdjustableAndChecked) {
   EXPECT_EQ(runtime.frame_interval(), 16ms);
   const Status bad = runtime.set_frame_interval(0ms);

@@ -41,7 +41,9 @@ struct PauseTimer {
 struct ResumeTimer {
   TimerId id;
 };
-/// A timer's callback threw; the timer is removed when the change is applied.
+/// A timer's callback threw. Reported by apply(); the timer's removal is a RemoveTimer queued
+/// before it (or the callback's own, if it removed or restarted itself), so a timer the callback
+/// added again under the same id is not touched.
 struct TimerFailed {
   TimerId id;
   std::string message;
@@ -92,6 +94,18 @@ class ChangeSet {
   bool adds_timer(TimerId id) const { return pending_adds_.contains(id); }
   /// Asks for a redraw (the largest request of the frame wins).
   void request(Update update) noexcept { update_ = merge(update_, update); }
+  /// Moves every change of `later` to the end of this set, in order, and merges its redraw
+  /// request. `later` is left empty. Cost: O(changes moved).
+  void append(ChangeSet&& later) {
+    for (Change& c : later.changes_) {
+      if (const auto* add = std::get_if<AddTimer>(&c)) pending_adds_.insert(add->id);
+      if (const auto* remove = std::get_if<RemoveTimer>(&c)) pending_adds_.erase(remove->id);
+      if (const auto* start = std::get_if<StartThread>(&c)) pending_threads_.insert(start->id);
+      changes_.push_back(std::move(c));
+    }
+    request(later.update_);
+    later = ChangeSet{};
+  }
 
   const std::vector<Change>& changes() const noexcept { return changes_; }
   std::vector<Change>& changes() noexcept { return changes_; }
@@ -117,6 +131,9 @@ struct Failure {
 struct ApplyReport {
   Update update = Update::nothing;  ///< the largest redraw request of the frame
   std::size_t applied = 0;          ///< changes carried out
+  /// Changes handed on to the running frame instead (apply() called from inside a timer
+  /// callback or a write-back): the frame's own apply() carries them out and reports them.
+  std::size_t deferred = 0;
   std::vector<Failure> failures;    ///< in the order they happened
 };
 

@@ -66,7 +66,7 @@ struct ThreadMessage {
 /// The worker's end of the UI -> worker channel.
 class ThreadReceiver {
  public:
-  explicit ThreadReceiver(detail::ThreadCore& core) noexcept : core_(core) {}
+  explicit ThreadReceiver(detail::ThreadCore& core) noexcept : core_(core), frames_seen_(core.first_frame) {}
   ThreadReceiver(const ThreadReceiver&) = delete;
   ThreadReceiver& operator=(const ThreadReceiver&) = delete;
 
@@ -77,6 +77,10 @@ class ThreadReceiver {
   /// Waits up to `timeout` for a message (a stop request ends the wait: it is a message).
   /// With `ticks` false, a Tick does not end the wait: a worker that waits for jobs costs the
   /// UI thread nothing per frame. Returns nullopt on timeout.
+  /// - `Duration::max()` (or any timeout past the end of the steady clock) waits until a
+  ///   message comes, however long; a timeout <= 0 (down to `Duration::min()`) does not wait.
+  /// - Terminate ends one wait only: once the worker has received it, later calls wait for
+  ///   Custom messages (and Ticks) for their whole timeout, so a worker may drain its last jobs.
   std::optional<ThreadMessage> receive_for(Duration timeout, bool ticks = true);
   bool stop_requested() const noexcept { return core_.stop.stop_requested(); }
   std::stop_token stop_token() const noexcept { return core_.stop.get_token(); }

@@ -25,8 +25,10 @@
 // - Slack lets a timer run up to `slack` late, so that timers close together share one wake-up:
 //   its due time is rounded up to the next multiple of the largest power of two of
 //   milliseconds not above `slack`, and timers with slack gather on those shared instants.
-// - Timers that come due in one frame run in due-time order (ties in the order they were
-//   added), then animation timers in the order they were added.
+// - Order within a frame: the timers that come due run in the order of the instants they run
+//   at (with slack, the rounded instant), ties in the order they were added; then the animation
+//   timers, in the order they were added, whatever their delays, pauses and resumes. A restart
+//   (remove, then add under the same id) counts as a new add.
 //
 //     Timer blink = Timer::every(530ms, [&](TimerCallbackInfo& info) {
 //       caret_visible = !caret_visible;

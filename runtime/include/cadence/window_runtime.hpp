@@ -19,16 +19,23 @@
 //   every frame); 100,000 idle timers cost a frame nothing.
 // - next_wake() is exact: sleeping for it and running a frame then runs the next timer; it is
 //   never later than a due timer. It can be early (a frame that finds nothing due, then an
-//   exact wake) only when more than 64 timers share the next millisecond, or when the next
-//   timer is more than 16 s away and its millisecond is not known yet. While an animation
-//   timer runs it is at most the frame interval.
+//   exact wake) only when more than 64 timers share the next millisecond, or, on the wheel,
+//   when the next timer still sits on a coarse level: more than 16.4 s away, or among more
+//   than 4,096 timers of one 16.4 s block. While an animation timer runs it is at most the
+//   frame interval.
 // - A timer id is unique within its runtime. App timers use ids >= 0x0100 (TimerId::unique());
 //   ids 0x0001-0x00FF belong to the window's system timers (add_system_timer).
 // - Callbacks change timers through their CallbackContext; see callback_context.hpp for when
 //   each change takes effect. Calling add_timer() and friends directly from inside a timer
 //   callback or a write-back (while run_timers() or run_threads() runs) is allowed and is
 //   deferred the same way; outside those, as from a draw or event callback, a direct call takes
-//   effect at once, while the context's waits for the frame's changes to be applied.
+//   effect at once, while the context's waits for the frame's changes to be applied. apply()
+//   called from inside a timer callback or a write-back hands its changes on to the frame's own
+//   (ApplyReport::deferred counts them), which is applied after the last callback.
+// - Destroying a callback (a timer removed or finished, a thread's data) is the last thing the
+//   runtime does to it, so what its captures' destructors call is well defined: they may call
+//   the runtime like any event handler. While the runtime itself is destroyed, such calls
+//   change nothing and return `closed`.
 // - Nothing a callback throws leaves run_timers(): the timer is removed and the error reported
 //   in the ApplyReport. Likewise for workers and write-backs in run_threads().
 // - Destroying the runtime stops its threads and joins them, waiting at most join_deadline;
@@ -65,7 +72,7 @@ struct TimerStatus {
   Instant created;                  ///< when it was added
   std::optional<Instant> last_run;  ///< frame_start of its last run
   std::uint64_t run_count = 0;
-  std::optional<Instant> next_due;  ///< its next run (the timeout, if sooner); nullopt while paused or every frame
+  std::optional<Instant> next_due;  ///< when it runs next: its due time or timeout, whichever is sooner, rounded up for slack; nullopt while paused or every frame
   std::optional<Instant> expires;   ///< added + timeout, shifted by pauses
   bool paused = false;
   bool every_frame = false;         ///< an animation timer past its delay
@@ -82,6 +89,7 @@ class WindowRuntime {
     std::uint32_t messages_per_frame = 4096;
     std::uint32_t messages_per_thread = 256;
     /// How long the destructor waits, in all, for workers to stop before letting them go.
+    /// Duration::max() waits for as long as they take; zero or less lets them go at once.
     Duration join_deadline = std::chrono::seconds(2);
   };
 
@@ -89,6 +97,9 @@ class WindowRuntime {
   /// source.now().
   explicit WindowRuntime(TimeSource source);
   WindowRuntime(TimeSource source, Options options);
+  /// Stops the threads and joins them (at most join_deadline), then destroys the threads' data
+  /// and the timers' callbacks; what their destructors call is refused with `closed`.
+  /// Thread: UI. Not from inside one of its own timer callbacks or write-backs (asserted).
   ~WindowRuntime();
   WindowRuntime(const WindowRuntime&) = delete;
   WindowRuntime& operator=(const WindowRuntime&) = delete;
@@ -118,8 +129,9 @@ class WindowRuntime {
   std::size_t timer_count() const noexcept;
 
   /// Starts a background thread now (from inside a callback: when the frame's changes are
-  /// applied). Cost: one std::thread. Errors: invalid_argument for id 0 or a reserved id (1-4);
-  /// already_exists; resource when the system refuses a thread.
+  /// applied). Its worker's first Tick comes with the first frame after this call. Cost: one
+  /// std::thread. Errors: invalid_argument for id 0, a reserved id (1-4) or a Thread that was
+  /// moved from; already_exists; resource when the system refuses a thread.
   Status start_thread(ThreadId id, Thread thread);
   /// Asks a thread to stop: its worker sees Terminate and its stop_token. Messages it sends
   /// until it returns are still delivered; it is removed when it has finished.
@@ -156,6 +168,10 @@ class WindowRuntime {
   /// ticks; else O(threads + messages delivered). Errors: as run_timers (recorded in `changes`).
   void run_threads(ChangeSet& changes);
   /// Applies a frame's changes in order. Cost: O(changes).
+  /// From inside a timer callback or a write-back the changes are not applied here: they join
+  /// the running frame's change-set (report.deferred counts them) and the frame's own apply()
+  /// carries them out and reports their failures. While the runtime is destroyed: nothing is
+  /// applied; one `closed` failure says how many changes were dropped.
   ApplyReport apply(ChangeSet changes);
   /// One whole frame: run_timers(frame_start), run_threads() and apply(). Returns what apply()
   /// returned.

@@ -35,6 +35,9 @@ struct RuntimeLink {
   std::mutex mutex;               // guards waker and closed
   std::function<void()> waker;    // wakes the event loop; called on a worker thread
   bool closed = false;            // the runtime is gone: never call the waker again
+  // Notified (after `mutex` was taken once) by each worker when it finishes, for the runtime's
+  // destructor, which waits for its workers on it.
+  std::condition_variable finished_cv;
 
   // Ticks: one counter for all of the runtime's workers, bumped once per frame, so a frame
   // costs the same whatever the number of threads. Workers asleep in receive_for() that want
@@ -82,6 +85,9 @@ struct ThreadCore {
 
   // Set once the worker function has returned and its sender is gone: nothing more will arrive.
   std::atomic<bool> finished{false};
+  // The runtime's frame count when the thread started, so that its first Tick is the first
+  // frame after that. Written before the worker starts.
+  std::uint64_t first_frame = 0;
 
   /// Worker: queues a message and rings the runtime if this starts a batch.
   void post(WorkerMessage m) {

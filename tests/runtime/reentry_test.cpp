@@ -1,0 +1,215 @@
+// Re-entry: the runtime called from inside its own callbacks and from the destructors of what
+// they captured, while it runs a frame, applies changes, or is being destroyed. Every call has
+// a defined result; none touches freed memory (this file runs under ASan in CI). Both queues.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "runtime_fixture.hpp"
+
+namespace cadence::testing {
+namespace {
+
+using Times = std::vector<std::int64_t>;
+
+/// Runs `fn` when the last copy of the capture that holds it is destroyed.
+class OnDestroy {
+ public:
+  explicit OnDestroy(std::function<void()> fn) : fn_(std::move(fn)) {}
+  OnDestroy(const OnDestroy&) = delete;
+  OnDestroy& operator=(const OnDestroy&) = delete;
+  ~OnDestroy() {
+    if (fn_) fn_();
+  }
+
+ private:
+  std::function<void()> fn_;
+};
+
+/// A callback that does nothing and runs `on_destroy` when the timer holding it goes.
+Timer guarded(Timer timer, std::function<void()> on_destroy) {
+  auto guard = std::make_shared<OnDestroy>(std::move(on_destroy));
+  TimerCallback inner = timer.callback();
+  Timer out([guard, inner](TimerCallbackInfo& info) { return inner(info); });
+  out.with_delay(timer.delay());
+  if (timer.interval()) out.with_interval(*timer.interval());
+  if (timer.timeout()) out.with_timeout(*timer.timeout());
+  return out;
+}
+
+class ReentryTest : public RuntimeFixture {
+ protected:
+  /// The helper an app writes for event handlers: a change-set of its own, applied at once.
+  ApplyReport add_batch(std::vector<TimerId>& ids, int count, Duration delay) {
+    ChangeSet changes;
+    CallbackContext context = runtime.context(changes);
+    for (int i = 0; i < count; ++i) {
+      ids.push_back(TimerId::unique());
+      EXPECT_TRUE(context.add_timer(ids.back(), logged("batch").with_delay(delay).with_timeout(delay)).ok());
+    }
+    return runtime.apply(std::move(changes));
+  }
+};
+INSTANTIATE_TEST_SUITE_P(Queues, ReentryTest, ::testing::Values(QueueKind::wheel, QueueKind::heap), queue_name);
+
+// ---- apply() from inside a frame ------------------------------------------------------------
+
+TEST_P(ReentryTest, ApplyFromInsideATimerCallbackIsDeferredToTheFrame) {
+  std::vector<TimerId> outside, inside;
+  const ApplyReport now = add_batch(outside, 4, 10ms);
+  EXPECT_EQ(now.applied, 4u) << "from an event handler it applies at once";
+  ApplyReport nested;
+  add(TimerId::unique(), Timer::once(20ms, [&](TimerCallbackInfo&) {
+        nested = add_batch(inside, 100, 10ms);  // grows the timer table: more than its capacity
+        for (TimerId id : inside) EXPECT_FALSE(runtime.has_timer(id)) << "not before the frame's changes apply";
+      }));
+  frame(20);
+  EXPECT_EQ(nested.applied, 0u);
+  EXPECT_EQ(nested.deferred, 100u);
+  EXPECT_TRUE(nested.failures.empty());
+  EXPECT_TRUE(last.failures.empty());
+  EXPECT_EQ(last.applied, 100u + 1u + 4u) << "the batch, and the removals of the one-shot and the first batch";
+  for (TimerId id : inside) EXPECT_TRUE(runtime.has_timer(id));
+  run_until(100);
+  EXPECT_EQ(times("batch").size(), 104u);
+  EXPECT_EQ(runtime.timer_count(), 0u);
+}
+
+TEST_P(ReentryTest, ApplyFromInsideATimerCallbackReportsItsFailuresWithTheFrame) {
+  const TimerId taken = TimerId::unique();
+  add(taken, logged("taken").with_delay(1s).with_timeout(1s));
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+        ChangeSet mine;
+        mine.add_timer(taken, logged("dup"));       // unchecked: apply() finds the id taken
+        mine.remove_timer(TimerId::unique());       // and this one unknown
+        mine.request(Update::redraw_all);
+        const ApplyReport r = info.context.runtime().apply(std::move(mine));
+        EXPECT_EQ(r.deferred, 2u);
+        EXPECT_TRUE(r.failures.empty()) << "known only when the frame applies them";
+      }));
+  frame(10);
+  ASSERT_EQ(last.failures.size(), 2u);
+  EXPECT_EQ(last.failures[0].error.code, Errc::already_exists);
+  EXPECT_EQ(last.failures[1].error.code, Errc::not_found);
+  EXPECT_EQ(last.update, Update::redraw_all) << "its redraw request joins the frame's";
+  EXPECT_TRUE(runtime.has_timer(taken)) << "the existing timer is untouched";
+}
+
+TEST_P(ReentryTest, PollFromInsideATimerCallbackRunsNothingAndSaysSo) {
+  int outer = 0;
+  add(TimerId::unique(), Timer::every(10ms, [&](TimerCallbackInfo& info) {
+        ++outer;
+        const ApplyReport r = runtime.poll(info.frame_start);
+        EXPECT_EQ(r.deferred, 2u) << "the two refusals go to the frame";
+      }));
+  frame(10);
+  EXPECT_EQ(outer, 1);
+  ASSERT_EQ(last.failures.size(), 2u);
+  EXPECT_EQ(last.failures[0].error.code, Errc::reentrant_call);
+  EXPECT_EQ(last.failures[1].error.code, Errc::reentrant_call);
+  frame(20);
+  EXPECT_EQ(outer, 2) << "the timer goes on";
+}
+
+// ---- destructors of callbacks -----------------------------------------------------------------
+
+TEST_P(ReentryTest, AOneShotWhoseCaptureAddsTimersWhenDestroyed) {
+  // A widget kept alive by its own timer schedules a fade-out when it dies: here, when its
+  // one-shot has run and is removed as the frame's changes are applied.
+  std::vector<TimerId> fades;
+  for (int i = 0; i < 15; ++i) add(TimerId::unique(), logged("idle").with_delay(1h).with_timeout(1h));
+  add(TimerId::unique(), guarded(Timer::once(10ms, [](TimerCallbackInfo&) {}), [&] {
+        for (int i = 0; i < 40; ++i) {  // more than the table's spare capacity
+          fades.push_back(TimerId::unique());
+          EXPECT_TRUE(runtime.add_timer(fades.back(), logged("fade").with_delay(5ms).with_timeout(5ms)).ok());
+        }
+      }));
+  frame(10);
+  EXPECT_TRUE(last.failures.empty());
+  ASSERT_EQ(fades.size(), 40u);
+  for (TimerId id : fades) EXPECT_TRUE(runtime.has_timer(id));
+  EXPECT_EQ(runtime.timer_count(), 15u + 40u);
+  run_until(100);
+  EXPECT_EQ(times("fade"), Times(40, 15));
+}
+
+TEST_P(ReentryTest, RemovingATimerWhoseCaptureRemovesAndAddsOthersWhenDestroyed) {
+  const TimerId victim = TimerId::unique();
+  const TimerId owner = TimerId::unique();
+  add(victim, logged("victim").with_delay(50ms).with_interval(50ms));
+  Status removed_self, removed_victim;
+  add(owner, guarded(Timer::every(10ms, [](TimerCallbackInfo&) {}), [&] {
+        removed_self = runtime.remove_timer(owner);  // already gone: not_found
+        removed_victim = runtime.remove_timer(victim);
+        for (int i = 0; i < 40; ++i) EXPECT_TRUE(runtime.add_timer(TimerId::unique(), logged("new").with_delay(1ms).with_timeout(1ms)).ok());
+      }));
+  ASSERT_TRUE(runtime.remove_timer(owner).ok());  // from an event handler: at once
+  ASSERT_FALSE(removed_self);
+  EXPECT_EQ(removed_self.error().code, Errc::not_found);
+  EXPECT_TRUE(removed_victim.ok());
+  EXPECT_FALSE(runtime.has_timer(victim));
+  EXPECT_EQ(runtime.timer_count(), 40u);
+  run_until(100);
+  EXPECT_EQ(times("new").size(), 40u);
+  EXPECT_TRUE(times("victim").empty());
+}
+
+TEST_P(ReentryTest, ACaptureThatAppliesAChangeSetWhenDestroyedInsideApply) {
+  std::vector<TimerId> ids;
+  add(TimerId::unique(), guarded(Timer::once(10ms, [](TimerCallbackInfo&) {}), [&] {
+        const ApplyReport r = add_batch(ids, 40, 5ms);  // apply() inside apply()
+        EXPECT_EQ(r.applied, 40u);
+      }));
+  frame(10);
+  EXPECT_TRUE(last.failures.empty());
+  EXPECT_EQ(runtime.timer_count(), 40u);
+  run_until(100);
+  EXPECT_EQ(times("batch").size(), 40u);
+}
+
+// ---- destroying the runtime -----------------------------------------------------------------
+
+TEST_P(ReentryTest, CapturesThatCallTheRuntimeWhileItIsDestroyed) {
+  auto doomed = std::make_unique<WindowRuntime>(clock.source(), options());
+  WindowRuntime& rt = *doomed;
+  const TimerId other = TimerId::unique();
+  ASSERT_TRUE(rt.add_timer(other, logged("other").with_delay(1s).with_interval(1s)).ok());
+  std::vector<Status> seen;
+  std::vector<bool> queries;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(rt.add_timer(TimerId::unique(), guarded(Timer::every(1s, [](TimerCallbackInfo&) {}), [&] {
+                                seen.push_back(rt.remove_timer(other));
+                                seen.push_back(rt.add_timer(TimerId::unique(), logged("late").with_delay(1ms).with_timeout(1ms)));
+                                seen.push_back(rt.pause_timer(other));
+                                seen.push_back(rt.start_thread(ThreadId::unique(), Thread::create(0, 0, [](int, ThreadSender<int>&, ThreadReceiver&) {})));
+                                queries.push_back(rt.has_timer(other));
+                                queries.push_back(rt.timer_count() == 0);
+                                queries.push_back(rt.next_wake() == std::nullopt);
+                                ChangeSet changes;
+                                changes.add_timer(TimerId::unique(), logged("late"));
+                                const ApplyReport r = rt.apply(std::move(changes));
+                                queries.push_back(r.failures.size() == 1 && r.failures[0].error.code == Errc::closed);
+                              }))
+                    .ok());
+  }
+  doomed.reset();
+  ASSERT_EQ(seen.size(), 12u);
+  for (const Status& s : seen) {
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, Errc::closed) << s.error().message;
+  }
+  ASSERT_EQ(queries.size(), 12u);
+  for (std::size_t i = 0; i < queries.size(); i += 4) {
+    EXPECT_FALSE(queries[i]) << "has_timer() is false while the runtime is destroyed";
+    EXPECT_TRUE(queries[i + 1]);
+    EXPECT_TRUE(queries[i + 2]);
+    EXPECT_TRUE(queries[i + 3]);
+  }
+  EXPECT_TRUE(runs.empty());
+}
+
+}  // namespace
+}  // namespace cadence::testing

@@ -1,0 +1,269 @@
+// The edges of the thread contract: waits of every length (Duration::max() waits for good),
+// join deadlines of every length, the first Tick a new worker sees, a worker that goes on
+// receiving after Terminate, and a Thread that was moved from. Real threads; a worker that must
+// be blocked is seen blocked in /proc before the test goes on, never assumed after a sleep.
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "thread_harness.hpp"
+
+namespace cadence::testing {
+namespace {
+
+pid_t current_tid() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
+
+/// Whether thread `tid` of this process is asleep (blocked on a futex, a wait), from /proc.
+bool thread_is_sleeping(pid_t tid) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+  const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'S';
+}
+
+/// Waits until `tid` is asleep or `gone()` holds, at most 20 s. True when it is asleep.
+template <class Gone>
+bool wait_until_asleep(const std::atomic<pid_t>& tid, Gone gone) {
+  const auto end = std::chrono::steady_clock::now() + 20s;
+  while (std::chrono::steady_clock::now() < end) {
+    if (gone()) return false;
+    const pid_t t = tid.load();
+    if (t != 0 && thread_is_sleeping(t)) return !gone();
+    std::this_thread::yield();
+  }
+  return false;
+}
+
+enum class Got { nothing_yet, none, tick, terminate, custom };
+
+Got got(const std::optional<ThreadMessage>& m) {
+  if (!m) return Got::none;
+  if (m->is_tick()) return Got::tick;
+  if (m->is_terminate()) return Got::terminate;
+  return Got::custom;
+}
+
+// ---- receive_for() with every timeout ---------------------------------------------------------
+
+TEST(ThreadContractTest, ReceiveForTheLongestDurationWaitsUntilAMessageComes) {
+  for (const bool ticks : {false, true}) {
+    ThreadLoop loop;
+    const ThreadId id = ThreadId::unique();
+    auto tid = std::make_shared<std::atomic<pid_t>>(0);
+    auto result = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
+    auto returned = std::make_shared<Latch>();
+    ASSERT_TRUE(loop.runtime()
+                    .start_thread(id, Thread::create(0, 0, [=](int, ThreadSender<int>&, ThreadReceiver& in) {
+                      tid->store(current_tid());
+                      *result = got(in.receive_for(Duration::max(), ticks));
+                      returned->open();
+                    }))
+                    .ok());
+    ASSERT_TRUE(wait_until_asleep(*tid, [&] { return returned->is_open(); }))
+        << "receive_for(Duration::max()) returned at once instead of waiting (ticks " << ticks << ")";
+    if (ticks) {
+      loop.frame();  // a Tick ends a wait that asked for Ticks
+    } else {
+      ASSERT_TRUE(loop.runtime().send_to_thread(id, Payload::of(7)).ok());
+    }
+    ASSERT_TRUE(returned->wait());
+    EXPECT_EQ(result->load(), ticks ? Got::tick : Got::custom);
+    ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
+  }
+}
+
+TEST(ThreadContractTest, ReceiveForZeroNegativeAndTheShortestDurationReturnAtOnce) {
+  ThreadLoop loop;
+  const ThreadId id = ThreadId::unique();
+  auto results = std::make_shared<std::vector<Got>>();
+  auto done = std::make_shared<Latch>();
+  ASSERT_TRUE(loop.runtime()
+                  .start_thread(id, Thread::create(0, 0, [=](int, ThreadSender<int>&, ThreadReceiver& in) {
+                    for (Duration d : {Duration::zero(), Duration{-1}, Duration{-1h}, Duration::min()}) {
+                      results->push_back(got(in.receive_for(d, false)));
+                      results->push_back(got(in.receive_for(d, true)));
+                    }
+                    done->open();
+                  }))
+                  .ok());
+  ASSERT_TRUE(done->wait());
+  EXPECT_EQ(*results, std::vector<Got>(8, Got::none)) << "nothing waits, nothing overflows";
+  ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
+}
+
+TEST(ThreadContractTest, AWorkerThatGoesOnReceivingAfterTerminateWaitsInsteadOfSpinning) {
+  ThreadLoop loop;
+  const ThreadId id = ThreadId::unique();
+  auto tid = std::make_shared<std::atomic<pid_t>>(0);
+  auto after = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
+  auto second_try = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
+  auto saw_terminate = std::make_shared<Latch>();
+  auto returned = std::make_shared<Latch>();
+  ASSERT_TRUE(loop.runtime()
+                  .start_thread(id, Thread::create(0, 0, [=](int, ThreadSender<int>&, ThreadReceiver& in) {
+                    while (got(in.receive_for(Duration::max(), false)) != Got::terminate) {
+                    }
+                    *second_try = got(in.try_receive());  // Terminate comes once
+                    saw_terminate->open();
+                    tid->store(current_tid());
+                    *after = got(in.receive_for(Duration::max(), false));  // draining the last jobs
+                    returned->open();
+                  }))
+                  .ok());
+  ASSERT_TRUE(loop.runtime().stop_thread(id).ok());
+  ASSERT_TRUE(saw_terminate->wait());
+  EXPECT_EQ(second_try->load(), Got::none);
+  ASSERT_TRUE(wait_until_asleep(*tid, [&] { return returned->is_open(); }))
+      << "after Terminate, receive_for() returned at once: a worker that loops on it spins";
+  ASSERT_TRUE(loop.runtime().send_to_thread(id, Payload::of(1)).ok());
+  ASSERT_TRUE(returned->wait());
+  EXPECT_EQ(after->load(), Got::custom);
+  ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
+}
+
+// ---- the first Tick -------------------------------------------------------------------------
+
+TEST(ThreadContractTest, ANewWorkerSeesNoTickUntilAFrameStartsAfterIt) {
+  ThreadLoop loop;
+  for (int i = 0; i < 5; ++i) loop.frame();  // frames before the worker exists
+  const ThreadId id = ThreadId::unique();
+  auto first = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
+  auto next = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
+  auto checked = std::make_shared<Latch>();
+  auto done = std::make_shared<Latch>();
+  ASSERT_TRUE(loop.runtime()
+                  .start_thread(id, Thread::create(0, 0, [=](int, ThreadSender<int>&, ThreadReceiver& in) {
+                    *first = got(in.try_receive());
+                    checked->open();
+                    *next = got(in.receive_for(20s));
+                    done->open();
+                  }))
+                  .ok());
+  ASSERT_TRUE(checked->wait());
+  EXPECT_EQ(first->load(), Got::none) << "no frame has started since it started";
+  loop.frame();
+  ASSERT_TRUE(done->wait());
+  EXPECT_EQ(next->load(), Got::tick);
+  ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
+}
+
+TEST(ThreadContractTest, AWorkerStartedFromACallbackSeesNoTickFromTheFrameThatStartedIt) {
+  ThreadLoop loop;
+  loop.frame();
+  auto first = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
+  auto checked = std::make_shared<Latch>();
+  const ThreadId id = ThreadId::unique();
+  ASSERT_TRUE(loop.runtime()
+                  .add_timer(TimerId::unique(), Timer::once(0ms, [&](TimerCallbackInfo& info) {
+                    EXPECT_TRUE(info.context
+                                    .start_thread(id, Thread::create(0, 0, [=](int, ThreadSender<int>&, ThreadReceiver& in) {
+                                      *first = got(in.try_receive());
+                                      checked->open();
+                                    }))
+                                    .ok());
+                  }))
+                  .ok());
+  loop.frame();  // the timer runs, the thread starts as the changes are applied
+  ASSERT_TRUE(loop.runtime().has_thread(id));
+  ASSERT_TRUE(checked->wait());
+  EXPECT_EQ(first->load(), Got::none);
+  ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
+}
+
+// ---- join deadlines -------------------------------------------------------------------------
+
+TEST(ThreadContractTest, TheLongestJoinDeadlineWaitsForTheWorker) {
+  auto tid = std::make_shared<std::atomic<pid_t>>(0);
+  auto finished = std::make_shared<std::atomic<bool>>(false);
+  auto stopping = std::make_shared<Latch>();
+  auto release = std::make_shared<Latch>();
+  WindowRuntime::Options options;
+  options.join_deadline = Duration::max();
+  auto loop = std::make_unique<ThreadLoop>(options);
+  ASSERT_TRUE(loop->runtime()
+                  .start_thread(ThreadId::unique(), Thread::create(0, 0, [=](int, ThreadSender<int>&, ThreadReceiver& in) {
+                    while (got(in.receive_for(Duration::max(), false)) != Got::terminate) {
+                    }
+                    stopping->open();
+                    release->wait(20s);  // finishing takes a while
+                    finished->store(true);
+                  }))
+                  .ok());
+  // The destructor must still be waiting when the worker finishes: let it finish only once the
+  // destroying thread is seen asleep.
+  std::atomic<pid_t> destroyer{0};
+  std::thread helper([&] {
+    if (stopping->wait()) {
+      wait_until_asleep(destroyer, [] { return false; });
+    }
+    release->open();
+  });
+  destroyer = current_tid();
+  loop.reset();
+  const bool waited = finished->load();
+  helper.join();
+  EXPECT_TRUE(waited) << "join_deadline = Duration::max() must wait for the worker, not let it go";
+}
+
+TEST(ThreadContractTest, ZeroAndNegativeJoinDeadlinesLetAWorkerGoAtOnce) {
+  for (Duration deadline : {Duration::zero(), Duration{-1}, Duration::min()}) {
+    auto started = std::make_shared<Latch>();
+    auto release = std::make_shared<Latch>();
+    auto exited = std::make_shared<Latch>();
+    {
+      WindowRuntime::Options options;
+      options.join_deadline = deadline;
+      ThreadLoop loop(options);
+      ASSERT_TRUE(loop.runtime()
+                      .start_thread(ThreadId::unique(), Thread::create(0, 0, [=](int, ThreadSender<int>&, ThreadReceiver&) {
+                        started->open();
+                        release->wait(20s);  // deaf to Terminate
+                        exited->open();
+                      }))
+                      .ok());
+      ASSERT_TRUE(started->wait());
+    }
+    EXPECT_FALSE(exited->is_open()) << "let go, not joined";
+    release->open();
+    ASSERT_TRUE(exited->wait());
+  }
+}
+
+// ---- a moved-from Thread --------------------------------------------------------------------
+
+TEST(ThreadContractTest, StartingAMovedFromThreadIsAClearError) {
+  ThreadLoop loop;
+  std::atomic<int> ran{0};
+  Thread job = Thread::create(0, 0, [&](int, ThreadSender<int>&, ThreadReceiver&) { ++ran; });
+  Thread taken = std::move(job);
+  const ThreadId id = ThreadId::unique();
+  const Status s = loop.runtime().start_thread(id, std::move(job));  // NOLINT: use after move, on purpose
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Errc::invalid_argument);
+  EXPECT_NE(s.error().message.find("moved from"), std::string::npos) << s.error().message;
+  EXPECT_FALSE(loop.runtime().has_thread(id));
+  EXPECT_EQ(loop.runtime().thread_count(), 0u);
+
+  ChangeSet changes;
+  CallbackContext context = loop.runtime().context(changes);
+  Thread again = std::move(taken);
+  const Status deferred = context.start_thread(id, std::move(taken));  // NOLINT: on purpose
+  ASSERT_FALSE(deferred.ok());
+  EXPECT_EQ(deferred.error().code, Errc::invalid_argument);
+  EXPECT_TRUE(changes.empty()) << "refused at once, nothing recorded";
+
+  ASSERT_TRUE(loop.runtime().start_thread(id, std::move(again)).ok()) << "the thread it moved to still works";
+  ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
+  EXPECT_EQ(ran.load(), 1);
+}
+
+}  // namespace
+}  // namespace cadence::testing
