@@ -126,6 +126,19 @@ Unnamed make_unnamed(const std::string& path, std::uint32_t num_slots, std::uint
   return u;
 }
 
+// Seals the size of a memfd (no shrinking, no growing, no further seals), so that no holder of
+// its descriptor can make every process that maps it die of SIGBUS. A memfd sealed so already
+// is fine; so is a descriptor that cannot be sealed (a regular file, or a memfd made without
+// MFD_ALLOW_SEALING, which then trusts its holders as a file trusts its writers).
+Status seal_size(int fd, const std::string& what) {
+  constexpr int kSeals = F_SEAL_SHRINK | F_SEAL_GROW;
+  const int seals = ::fcntl(fd, F_GET_SEALS);
+  if (seals < 0 || (seals & kSeals) == kSeals) return {};  // not a memfd, or sealed already
+  if ((seals & F_SEAL_SEAL) != 0) return {};                 // made without MFD_ALLOW_SEALING
+  if (::fcntl(fd, F_ADD_SEALS, kSeals | F_SEAL_SEAL) != 0) return system_error("could not seal the size of " + what, errno);
+  return {};
+}
+
 // Whether the whole file is zero bytes.
 bool all_zero(int fd, std::size_t size) {
   std::vector<char> buffer(std::min<std::size_t>(size, 1 << 20));
@@ -145,15 +158,18 @@ Result<std::size_t> SharedTimingWheel::mapping_size(std::uint32_t num_slots, std
   return detail::mapping_bytes(num_slots, capacity);
 }
 
-SharedTimingWheel::SharedTimingWheel(void* base, std::size_t size, int fd, bool memfd, std::string path) noexcept
-    : base_(base), size_(size), fd_(fd), memfd_(memfd), path_(std::move(path)) {}
+SharedTimingWheel::SharedTimingWheel(void* base, std::size_t size, int fd, bool memfd, std::string path,
+                                     std::uint32_t num_slots, std::uint32_t capacity) noexcept
+    : base_(base), size_(size), fd_(fd), memfd_(memfd), path_(std::move(path)), num_slots_(num_slots), capacity_(capacity) {}
 
 SharedTimingWheel::SharedTimingWheel(SharedTimingWheel&& other) noexcept
     : base_(std::exchange(other.base_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       fd_(std::exchange(other.fd_, -1)),
-      memfd_(other.memfd_),
-      path_(std::move(other.path_)) {}
+      memfd_(std::exchange(other.memfd_, false)),
+      path_(std::exchange(other.path_, {})),
+      num_slots_(std::exchange(other.num_slots_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)) {}
 
 SharedTimingWheel& SharedTimingWheel::operator=(SharedTimingWheel&& other) noexcept {
   if (this != &other) {
@@ -161,8 +177,10 @@ SharedTimingWheel& SharedTimingWheel::operator=(SharedTimingWheel&& other) noexc
     base_ = std::exchange(other.base_, nullptr);
     size_ = std::exchange(other.size_, 0);
     fd_ = std::exchange(other.fd_, -1);
-    memfd_ = other.memfd_;
-    path_ = std::move(other.path_);
+    memfd_ = std::exchange(other.memfd_, false);
+    path_ = std::exchange(other.path_, {});
+    num_slots_ = std::exchange(other.num_slots_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
   }
   return *this;
 }
@@ -173,7 +191,12 @@ void SharedTimingWheel::release() noexcept {
   if (base_ != nullptr) ::munmap(base_, size_);
   if (fd_ >= 0) ::close(fd_);
   base_ = nullptr;
+  size_ = 0;
   fd_ = -1;
+  memfd_ = false;
+  path_.clear();
+  num_slots_ = 0;
+  capacity_ = 0;
 }
 
 Result<SharedTimingWheel> SharedTimingWheel::open(const std::string& path, std::uint32_t num_slots,
@@ -196,7 +219,7 @@ Result<SharedTimingWheel> SharedTimingWheel::open(const std::string& path, std::
     if (errno != ENOENT) return system_error("could not open " + path, errno);
     Unnamed made = make_unnamed(path, num_slots, capacity, mode);
     if (made.error) return *made.error;
-    if (made.fd >= 0) return SharedTimingWheel(made.base, made.size, made.fd, false, path);
+    if (made.fd >= 0) return SharedTimingWheel(made.base, made.size, made.fd, false, path, num_slots, capacity);
     if (!made.exists) break;
   }
   // Unnamed files cannot be made here: create the file at its path, under the flock (see
@@ -220,7 +243,9 @@ Result<SharedTimingWheel> SharedTimingWheel::open(const std::string& path, std::
 Result<SharedTimingWheel> SharedTimingWheel::memfd(const std::string& name, std::uint32_t num_slots,
                                                    std::uint32_t capacity) {
   if (Status s = check_geometry(num_slots, capacity); !s) return s.error();
-  const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC);
+  // Sealable, so that its size can be sealed once set (attach): a holder of the descriptor that
+  // could shrink it would kill every process mapping it with SIGBUS.
+  const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return system_error("could not create the memfd '" + name + "'", errno);
   return attach(fd, {}, "memfd '" + name + "'", num_slots, capacity, 1, 0600);
 }
@@ -254,7 +279,7 @@ Result<SharedTimingWheel> SharedTimingWheel::anonymous(std::uint32_t num_slots, 
     ::munmap(base, size);
     return s.error();
   }
-  return SharedTimingWheel(base, size, -1, false, {});
+  return SharedTimingWheel(base, size, -1, false, {}, num_slots, capacity);
 }
 
 // `trust`: 0 for a descriptor handed over (no owner check, no initialisation); 1 for a file or
@@ -328,24 +353,33 @@ Result<SharedTimingWheel> SharedTimingWheel::attach(int fd, std::string path, co
     // A creator that died left the file with its mode; this one asked for `mode`.
     if (!path.empty() && ::fchmod(fd, mode) != 0) return system_error("could not set the mode of " + what, errno);
     fresh = true;
-  } else if (h.magic == 0 || size < sizeof(SharedHeader)) {
+  } else if (size < sizeof(SharedHeader)) {
+    return Error{Errc::corrupt, what + " is " + std::to_string(size) +
+                                    " bytes, too small to hold a shared timing wheel (its header alone is 128 bytes)"};
+  } else if (h.magic == 0) {
     return Error{Errc::corrupt, what + ": incomplete timing-wheel file left by an interrupted create; remove it and retry"};
   } else {
     return Error{Errc::corrupt, what + " is not a shared timing wheel (bad magic number; corrupted header?)"};
   }
-  const std::size_t mapped = fresh ? wanted : detail::mapping_bytes(h.num_slots, h.capacity);
+  // From here the geometry is fixed: the object keeps its own copy and never reads the header's.
+  const std::uint32_t slots = fresh ? num_slots : h.num_slots;
+  const std::uint32_t timers = fresh ? capacity : h.capacity;
+  const std::size_t mapped = detail::mapping_bytes(slots, timers);
+  if (Status s = seal_size(fd, what); !s) return s.error();
   void* base = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (base == MAP_FAILED) return system_error("could not map " + what, errno);
-  if (Status s = fresh ? detail::initialise_shared_wheel(base, num_slots, capacity, mapped) : detail::adopt_after_restart(base); !s) {
+  const detail::SharedView view(base, slots, timers);
+  if (Status s = fresh ? detail::initialise_shared_wheel(base, slots, timers, mapped) : detail::adopt_after_restart(view); !s) {
     ::munmap(base, mapped);
     return s.error();
   }
   guard.fd = -1;
   const bool no_file = path.empty();  // memfd or descriptor: memfd() hands the descriptor out
-  return SharedTimingWheel(base, mapped, fd, no_file, std::move(path));
+  return SharedTimingWheel(base, mapped, fd, no_file, std::move(path), slots, timers);
 }
 
 Status SharedTimingWheel::sync() {
+  if (Status s = check_attached(); !s) return s;
   if (fd_ < 0) return {};  // anonymous: nothing to flush to
   if (::msync(base_, size_, MS_SYNC) != 0) {
     return system_error("could not flush " + (path_.empty() ? std::string("the shared wheel") : path_), errno);
@@ -354,6 +388,7 @@ Status SharedTimingWheel::sync() {
 }
 
 Status SharedTimingWheel::unlink() {
+  if (Status s = check_attached(); !s) return s;
   if (path_.empty()) {
     return Error{Errc::invalid_argument, "this shared wheel has no file to remove (anonymous, memfd or descriptor)"};
   }
@@ -361,7 +396,8 @@ Status SharedTimingWheel::unlink() {
 }
 
 Status SharedTimingWheel::unlink(const std::string& path) {
-  if (::unlink(path.c_str()) != 0) return system_error("could not remove " + path, errno);
+  // Already gone (another process removed it first) is what the caller wanted.
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) return system_error("could not remove " + path, errno);
   return {};
 }
 

@@ -79,8 +79,7 @@ Status initialise_shared_wheel(void* base, std::uint32_t num_slots, std::uint32_
   return {};
 }
 
-Status adopt_after_restart(void* base) {
-  const SharedView v(base);
+Status adopt_after_restart(const SharedView& v) {
   SharedHeader& h = *v.header;
   const std::uint32_t boot = boot_digest();
   if (boot == 0 || h.boot == 0 || h.boot == boot) return {};  // the same boot, or no way to tell

@@ -75,16 +75,30 @@ constexpr std::size_t mapping_bytes(std::uint32_t num_slots, std::uint32_t capac
   return nodes_offset(num_slots) + std::size_t{capacity} * sizeof(SharedNode);
 }
 
-/// Views of one mapping.
+/// Views of one mapping, with the geometry validated when it was attached. The header's own
+/// geometry fields are never read again: another process may have scribbled on them, and every
+/// index taken from the mapping is checked against these before it is used.
 struct SharedView {
   SharedHeader* header;
   std::uint32_t* heads;
   SharedNode* nodes;
-  explicit SharedView(void* base) noexcept
+  std::uint32_t num_slots;
+  std::uint32_t capacity;
+  SharedView(void* base, std::uint32_t slots, std::uint32_t timers) noexcept
       : header(static_cast<SharedHeader*>(base)),
         heads(reinterpret_cast<std::uint32_t*>(static_cast<char*>(base) + heads_offset())),
-        nodes(reinterpret_cast<SharedNode*>(static_cast<char*>(base) + nodes_offset(header->num_slots))) {}
+        nodes(reinterpret_cast<SharedNode*>(static_cast<char*>(base) + nodes_offset(slots))),
+        num_slots(slots),
+        capacity(timers) {}
+  /// Nodes handed out so far, as far as the mapping can be believed: high_water, at most capacity.
+  std::uint32_t used() const noexcept { return header->high_water <= capacity ? header->high_water : capacity; }
+  /// `link` is 0 (none) or names a node handed out so far.
+  bool link_or_none(std::uint32_t link) const noexcept { return link <= used(); }
+  /// `link` names a node handed out so far.
+  bool is_link(std::uint32_t link) const noexcept { return link != 0 && link <= used(); }
+  /// The node of `link`; is_link(link) must hold.
   SharedNode& node(std::uint32_t link) const noexcept { return nodes[link - 1]; }
+  std::uint32_t slot_of(const SharedNode& n) const noexcept { return static_cast<std::uint32_t>(n.expire % num_slots); }
 };
 
 /// Fields other processes read without the lock.
@@ -121,9 +135,11 @@ inline void fault_point(SharedWheelFault point) {
   if (shared_wheel_fault_hook != nullptr) shared_wheel_fault_hook(point);
 }
 
-/// Repairs the wheel after a process died holding its lock (the caller holds it now), or when a
-/// new boot first attaches it: finishes a clear() that was cut short, else rebuilds every list
-/// from the nodes' tags, keeping the order of the forward chains. O(slots + nodes).
+/// Repairs the wheel after a process died holding its lock (the caller holds it now), when a
+/// new boot first attaches it, or when an operation found a link that no operation writes (the
+/// mapping was damaged from outside): finishes a clear() that was cut short, else rebuilds
+/// every list from the nodes' tags, keeping the order of the forward chains. Safe on any bytes:
+/// every link it follows is checked. O(slots + nodes).
 void repair_shared_wheel(const SharedView& v) noexcept;
 
 /// Checks the lists against the nodes; an empty string when they agree, else what is wrong
@@ -143,6 +159,6 @@ Status initialise_shared_wheel(void* base, std::uint32_t num_slots, std::uint32_
 /// from another one): repairs it under its lock, setting the lock up afresh when it is held by
 /// a thread that no longer exists, and stamps this boot. Nothing for a file of this boot.
 /// The caller holds the file's flock. O(slots + nodes), plus up to a second of waiting.
-Status adopt_after_restart(void* base);
+Status adopt_after_restart(const SharedView& v);
 
 }  // namespace cadence::detail

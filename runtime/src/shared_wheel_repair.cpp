@@ -17,7 +17,7 @@ namespace {
 
 bool belongs(const SharedView& v, std::uint32_t link, std::uint32_t slot) {
   const SharedNode& n = v.node(link);
-  return tag_pending(n.tag) && n.expire % v.header->num_slots == slot;
+  return tag_pending(n.tag) && v.slot_of(n) == slot;
 }
 
 // Finishes a clear() cut short: every timer cancelled, the clock back at 0.
@@ -27,7 +27,7 @@ void finish_clear(const SharedView& v, std::uint32_t used) noexcept {
     SharedNode& n = v.node(link);
     if (tag_pending(n.tag)) store(n.tag, tag_freed(n.tag));
   }
-  for (std::uint32_t s = 0; s < h.num_slots; ++s) v.heads[s] = 0;
+  for (std::uint32_t s = 0; s < v.num_slots; ++s) v.heads[s] = 0;
   h.free_head = 0;
   h.high_water = 0;
   store(h.count, std::uint32_t{0});
@@ -40,15 +40,23 @@ void finish_clear(const SharedView& v, std::uint32_t used) noexcept {
 
 void repair_shared_wheel(const SharedView& v) noexcept {
   SharedHeader& h = *v.header;
-  const std::uint32_t used = h.high_water <= h.capacity ? h.high_water : h.capacity;
+  const std::uint32_t used = v.used();
+  // The geometry was validated when this process attached; what the header says now is damage.
+  h.num_slots = v.num_slots;
+  h.capacity = v.capacity;
+  h.mapping_size = mapping_bytes(v.num_slots, v.capacity);
   if (h.clearing != 0) {
     finish_clear(v, used);
     store(h.recoveries, load(h.recoveries) + 1);
     return;
   }
   h.high_water = used;
+  // A pass number no node carries yet, whatever the marks hold (a repair cut short, or damage).
   const std::uint32_t epoch = ++h.epoch;
-  for (std::uint32_t s = 0; s < h.num_slots; ++s) {
+  for (std::uint32_t link = 1; link <= used; ++link) {
+    if (v.node(link).mark == epoch) v.node(link).mark = epoch - 1;
+  }
+  for (std::uint32_t s = 0; s < v.num_slots; ++s) {
     std::uint32_t first = 0, last = 0;
     std::uint32_t steps = 0;
     for (std::uint32_t link = v.heads[s]; link != 0 && link <= used && steps <= used; ++steps) {
@@ -81,7 +89,7 @@ void repair_shared_wheel(const SharedView& v) noexcept {
     if (n.mark == epoch) continue;
     // Pending but on no chain: append it to its slot.
     n.mark = epoch;
-    const auto s = static_cast<std::uint32_t>(n.expire % h.num_slots);
+    const std::uint32_t s = v.slot_of(n);
     n.next = 0;
     if (v.heads[s] == 0) {
       n.prev = link;
@@ -107,9 +115,10 @@ void repair_shared_wheel(const SharedView& v) noexcept {
 std::string check_shared_wheel(const SharedView& v) {
   const SharedHeader& h = *v.header;
   if (h.clearing != 0) return "a clear() was cut short and not finished";
-  if (h.high_water > h.capacity) return "high_water " + std::to_string(h.high_water) + " > capacity";
+  if (h.high_water > v.capacity) return "high_water " + std::to_string(h.high_water) + " > capacity";
+  if (h.num_slots != v.num_slots || h.capacity != v.capacity) return "the header's geometry changed since it was attached";
   std::uint32_t linked = 0;
-  for (std::uint32_t s = 0; s < h.num_slots; ++s) {
+  for (std::uint32_t s = 0; s < v.num_slots; ++s) {
     std::uint32_t prev = 0, tail = 0;
     for (std::uint32_t link = v.heads[s]; link != 0; link = v.node(link).next) {
       if (link > h.high_water) return "slot " + std::to_string(s) + " links to an unused node";

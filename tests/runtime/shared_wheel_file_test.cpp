@@ -155,8 +155,13 @@ TEST_F(SharedWheelFileTest, APartialHeaderIsAnInterruptedCreate) {
   std::fill(data.begin(), data.begin() + 8, 0);  // everything but the magic, written last
   write(data);
   expect_refused(Errc::corrupt, "incomplete timing-wheel file left by an interrupted create; remove it and retry");
-  write(std::vector<char>{1, 2, 3});  // shorter than a header
-  expect_refused(Errc::corrupt, "interrupted create");
+}
+
+TEST_F(SharedWheelFileTest, AFileShorterThanAHeaderIsTooSmallNotAnInterruptedCreate) {
+  // An interrupted create leaves an empty file or one of the full size; never a few bytes.
+  write(std::vector<char>{1, 2, 3, 4});
+  expect_refused(Errc::corrupt, "4 bytes, too small to hold a shared timing wheel");
+  EXPECT_EQ(bytes(), (std::vector<char>{1, 2, 3, 4})) << "left as it was";
 }
 
 TEST_F(SharedWheelFileTest, CorruptedHeadersAreRefused) {
@@ -237,10 +242,15 @@ TEST_F(SharedWheelFileTest, UnlinkRemovesTheFileAndTheWheelLivesOnInItsMapping) 
   ASSERT_TRUE(w->unlink().ok());
   EXPECT_NE(::access(path_.c_str(), F_OK), 0);
   EXPECT_EQ(*w->advance(2), std::vector<std::uint64_t>{9});
-  const Status again = SharedTimingWheel::unlink(path_);
-  ASSERT_FALSE(again.ok());
-  EXPECT_EQ(again.error().code, Errc::system);
-  EXPECT_NE(again.error().message.find(path_), std::string::npos);
+  EXPECT_TRUE(SharedTimingWheel::unlink(path_).ok()) << "already gone: what the caller wanted";
+  EXPECT_TRUE(w->unlink().ok()) << "twice, through the object too";
+  const std::string dir = ::testing::TempDir() + "cadence_unlink_dir_" + std::to_string(::getpid());
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  const Status refused = SharedTimingWheel::unlink(dir);  // a directory: a real failure
+  ::rmdir(dir.c_str());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, Errc::system);
+  EXPECT_NE(refused.error().message.find(dir), std::string::npos);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@
 //   inside an operation never wedges the others: the next one to lock repairs the wheel from its
 //   per-timer state and goes on. A killed add, cancel or clear counts as done or not done; a
 //   killed advance has fired some of its timers, whose payloads died with it (at most once),
-//   and the rest stay pending. now(), count() and stats() read without the lock.
+//   and the rest stay pending. now() and count() read without the lock; stats() takes it.
 // - The first process to attach a wheel file after the machine restarted (or after the file
 //   was copied from another machine) repairs it under its lock, and sets the lock up afresh if
 //   it stays taken for half a second: a lock held when the machine went down would otherwise
@@ -48,11 +48,23 @@
 //   requested geometry needs (or none) and belongs to this user. A file with part of a header
 //   fails with a message saying so; it never held timers, but check before deleting a file you
 //   care about.
-// Any process that can write the file is trusted not to scribble on the mapping.
+// - A memfd wheel's size is sealed (F_SEAL_SHRINK | F_SEAL_GROW): no holder of the descriptor
+//   can truncate it and kill the processes that map it with SIGBUS. A file cannot be sealed:
+//   every process that can write a wheel file can truncate it.
+// - The geometry is validated once, at attach, and kept by the object; every index read from
+//   the mapping (slot heads, links, the free list, the high-water mark, the clock) is checked
+//   against it before it is used. A mapping damaged from outside (a process that scribbles on
+//   it) is never followed out of bounds: the operation that meets the damage rebuilds the wheel
+//   from its timers' records (stats().recoveries counts it) and returns `corrupt` saying what it
+//   found; cancel() tries once more on the rebuilt wheel. What the damage did to the timers'
+//   own records (a payload, a due tick) cannot be told and stays as it is.
+// - A moved-from object holds no wheel: add(), advance() and check() say so (`closed`),
+//   cancel() is false, clear() does nothing, and the counters read 0.
 //
 // Thread: every member may be called from any thread of any process sharing the wheel;
 // operations are serialised by the wheel's lock. A SharedTimingWheel object itself (its
 // mapping and descriptor) is not to be moved or destroyed while another thread uses it.
+// Re-entry: none (it calls no code of the caller's; payloads are plain numbers).
 #pragma once
 
 #include <cstddef>
@@ -64,6 +76,10 @@
 
 namespace cadence {
 
+namespace detail {
+struct SharedView;
+}
+
 /// Names one timer of a shared wheel: the generation of its pool slot (high 32 bits) and the
 /// slot + 1 (low 32 bits). 0 is never issued. Valid in every process that shares the wheel.
 struct SharedTimerId {
@@ -71,8 +87,8 @@ struct SharedTimerId {
   friend constexpr bool operator==(SharedTimerId, SharedTimerId) = default;
 };
 
-/// A snapshot of a shared wheel's counters (read without the lock: each field is exact, the
-/// set may straddle an operation of another process).
+/// A snapshot of a shared wheel's counters, taken under the wheel's lock: no operation of another
+/// process is half in it.
 struct SharedWheelStats {
   std::uint64_t now = 0;          ///< ticks since creation or the last clear()
   std::uint32_t count = 0;        ///< pending timers
@@ -119,8 +135,8 @@ class SharedTimingWheel {
   /// exclusive flock of its own for a moment, so the caller must not hold one across the
   /// call). Errors: as open(), plus invalid_argument for a negative fd.
   static Result<SharedTimingWheel> from_fd(int fd);
-  /// Removes the file at `path` (the wheel lives on in processes that have it mapped).
-  /// Errors: system, with the reason.
+  /// Removes the file at `path` (the wheel lives on in processes that have it mapped). A file
+  /// that is already gone is not an error. Errors: system, with the reason.
   static Status unlink(const std::string& path);
 
   SharedTimingWheel(SharedTimingWheel&& other) noexcept;
@@ -128,13 +144,13 @@ class SharedTimingWheel {
   SharedTimingWheel(const SharedTimingWheel&) = delete;
   SharedTimingWheel& operator=(const SharedTimingWheel&) = delete;
   /// Unmaps and closes; the wheel itself stays in its file, memfd or other processes.
-  /// A moved-from object may only be destroyed or assigned to.
   ~SharedTimingWheel();
 
   /// Schedules `payload` to fire `delay` ticks from now (a delay below 1 counts as 1).
   /// Errors: invalid_argument for a delay above kMaxTicks or one that would fall due past
   /// kMaxTicks, where the clock stops; full when all `capacity` timers are pending (nothing
-  /// changes). O(1).
+  /// changes); corrupt for a damaged mapping (rebuilt; the timer is not added); closed for a
+  /// moved-from object. O(1).
   Result<SharedTimerId> add(std::int64_t delay, std::uint64_t payload);
   /// The same as add().
   Result<SharedTimerId> schedule(std::int64_t delay, std::uint64_t payload) { return add(delay, payload); }
@@ -144,7 +160,9 @@ class SharedTimingWheel {
   bool cancel(SharedTimerId id);
   /// Moves the clock `ticks` forward and returns the payloads that came due, in fire order
   /// (tick by tick; within a tick, in the order they were added). Errors: invalid_argument for
-  /// a negative `ticks`, or one that would take now() past kMaxTicks (nothing changes).
+  /// a negative `ticks`, or one that would take now() past kMaxTicks (nothing changes); corrupt
+  /// for a damaged mapping (rebuilt; what fired before it was met is returned, the clock stays
+  /// at the last tick done); closed for a moved-from object.
   Result<std::vector<std::uint64_t>> advance(std::int64_t ticks = 1);
   /// The same, appending to `fired` (no allocation once it has room). Should growing `fired`
   /// throw, the payloads appended so far stay in it and the rest stay pending.
@@ -170,23 +188,29 @@ class SharedTimingWheel {
   std::string check() const;
 
   /// Flushes the mapping to its file (msync). A no-op for anonymous wheels.
-  /// Errors: system.
+  /// Errors: system; closed for a moved-from object.
   Status sync();
   /// Removes the backing file. Errors: invalid_argument for a wheel without a file; system.
   Status unlink();
 
  private:
   struct Layout;
-  SharedTimingWheel(void* base, std::size_t size, int fd, bool memfd, std::string path) noexcept;
+  SharedTimingWheel(void* base, std::size_t size, int fd, bool memfd, std::string path, std::uint32_t num_slots,
+                    std::uint32_t capacity) noexcept;
   static Result<SharedTimingWheel> attach(int fd, std::string path, const std::string& what, std::uint32_t num_slots,
                                           std::uint32_t capacity, int trust, std::uint32_t mode);
   void release() noexcept;
+  Status check_attached() const;
+  detail::SharedView view() const noexcept;
 
   void* base_ = nullptr;
   std::size_t size_ = 0;
   int fd_ = -1;
   bool memfd_ = false;
   std::string path_;
+  // The geometry validated at attach; indices read from the mapping are checked against it.
+  std::uint32_t num_slots_ = 0;
+  std::uint32_t capacity_ = 0;
 };
 
 }  // namespace cadence
