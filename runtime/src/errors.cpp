@@ -21,6 +21,7 @@ const char* to_string(Errc code) noexcept {
     case Errc::unsafe: return "unsafe";
     case Errc::corrupt: return "corrupt";
     case Errc::system: return "system";
+    case Errc::wrong_thread: return "wrong_thread";
   }
   return "unknown";
 }

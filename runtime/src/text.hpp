@@ -30,7 +30,8 @@ namespace cadence::detail {
 /// "250 ms", "-5 ms", "1.5 s", "12 ns": a duration in the unit that reads best.
 inline std::string describe(std::chrono::nanoseconds d) {
   const long long ns = d.count();
-  const long long mag = ns < 0 ? -ns : ns;
+  // In unsigned arithmetic: -Duration::min() does not fit a long long.
+  const unsigned long long mag = ns < 0 ? 0ULL - static_cast<unsigned long long>(ns) : static_cast<unsigned long long>(ns);
   char buf[64];
   if (mag != 0 && mag % 1'000'000'000 == 0) {
     std::snprintf(buf, sizeof buf, "%lld s", ns / 1'000'000'000);

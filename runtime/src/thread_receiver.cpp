@@ -11,6 +11,7 @@ bool ThreadReceiver::has_message(bool ticks) const {
 }
 
 std::optional<ThreadMessage> ThreadReceiver::try_receive() {
+  if (!on_worker()) return std::nullopt;
   {
     std::lock_guard lock(core_.inbox_mutex);
     if (!core_.inbox.empty()) {
@@ -32,6 +33,7 @@ std::optional<ThreadMessage> ThreadReceiver::try_receive() {
 }
 
 std::optional<ThreadMessage> ThreadReceiver::receive_for(Duration timeout, bool ticks) {
+  if (!on_worker()) return std::nullopt;
   if (ticks) {
     if (auto m = try_receive()) return m;
   } else if (auto m = try_receive(); m && !m->is_tick()) {

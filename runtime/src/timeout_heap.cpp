@@ -22,7 +22,17 @@ TimeoutHeap::TimeoutHeap(std::size_t initial_capacity) {
   slots_.reserve(initial_capacity);
 }
 
-TimeoutHeap::~TimeoutHeap() { clear(); }
+TimeoutHeap::~TimeoutHeap() {
+  while (!nodes_.empty()) clear();  // again if a free callback pushed while the heap went
+}
+
+void TimeoutHeap::set_free_callback(FreeCallback callback) {
+  if (in_callback_) {
+    next_callback_ = std::move(callback);  // the running callback must not be destroyed under itself
+    return;
+  }
+  free_callback_ = std::move(callback);
+}
 
 TimeoutHeap::Handle TimeoutHeap::push(Expiration expiration, Data data) {
   std::uint32_t slot = 0;
@@ -224,7 +234,24 @@ void TimeoutHeap::release_slot(std::uint32_t slot) {
 
 void TimeoutHeap::release_data(Data data) {
   ++freed_count_;
-  if (free_callback_) free_callback_(data);
+  if (!free_callback_ || in_callback_) {
+    // A release set off from inside the callback (its pop() dropping a root) runs the callback
+    // as a call of its own, nested.
+    if (free_callback_) free_callback_(data);
+    return;
+  }
+  in_callback_ = true;
+  struct Done {
+    TimeoutHeap& heap;
+    ~Done() {
+      heap.in_callback_ = false;
+      if (heap.next_callback_) {
+        heap.free_callback_ = std::move(*heap.next_callback_);
+        heap.next_callback_.reset();
+      }
+    }
+  } done{*this};
+  free_callback_(data);
 }
 
 void TimeoutHeap::drop_cancelled_roots() {

@@ -1,7 +1,8 @@
 #include "cadence/window_runtime.hpp"
 
 #include <algorithm>
-#include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 #include <utility>
 
@@ -34,14 +35,29 @@ struct WindowRuntime::Impl {
   bool closing = false;
   std::thread::id owner = std::this_thread::get_id();
 
-  void check_thread() const {
-    assert(std::this_thread::get_id() == owner &&
-           "WindowRuntime is UI-thread only: reach it from workers through a thread's channel");
+  bool on_ui_thread() const { return std::this_thread::get_id() == owner; }
+  /// Whether a call may change the runtime: wrong_thread off the UI thread, closed while the
+  /// runtime is being destroyed.
+  Status usable() const {
+    if (!on_ui_thread()) {
+      return Error{Errc::wrong_thread,
+                   "WindowRuntime is UI-thread only (the thread that made it); reach it from a worker through its "
+                   "thread's channel (ThreadSender::write_back). Nothing changed"};
+    }
+    if (closing) return closed_error();
+    return {};
   }
-  /// The instant changes are applied at: now, but never before the last frame.
+  static Error closed_error() {
+    return Error{Errc::closed, "the window's runtime is being destroyed; it takes no more timers, threads or messages"};
+  }
+  /// The latest instant the runtime has reached: the last frame's start, or its origin. Its
+  /// timeline never goes back past it.
+  Instant reached() const { return last_frame.value_or(origin); }
+  /// The instant changes are applied at: now, but never before the last frame (or the origin).
   Instant current() const {
     const Instant t = source.now();
-    return last_frame && t < *last_frame ? *last_frame : t;
+    const Instant floor = reached();
+    return t < floor ? floor : t;
   }
 };
 
@@ -95,10 +111,6 @@ Status check_new_thread(ThreadId id, Thread& thread) {
   return {};
 }
 
-Status closed() {
-  return Error{Errc::closed, "the window's runtime is being destroyed; it takes no more timers, threads or messages"};
-}
-
 Status defer_start(detail::ThreadTable& threads, ChangeSet& changes, ThreadId id, Thread thread) {
   if (Status s = check_new_thread(id, thread); !s) return s;
   if (threads.contains(id) || changes.starts_thread(id)) {
@@ -144,8 +156,12 @@ WindowRuntime::WindowRuntime(TimeSource source, Options options)
 
 WindowRuntime::~WindowRuntime() {
   Impl& m = *impl_;
-  m.check_thread();
-  assert(m.running == nullptr && "a WindowRuntime must not be destroyed from inside its own timer callbacks or write-backs");
+  if (m.running != nullptr) {
+    // The frame on the stack would return into freed memory: stop here, saying why.
+    std::fputs("cadence: a WindowRuntime was destroyed from inside one of its own timer callbacks or write-backs; "
+               "destroy it after the frame (for a window: request_close())\n", stderr);
+    std::abort();
+  }
   // From here every call that would change the runtime is refused with `closed`. The workers are
   // stopped and joined first; then the threads' data and the timers' callbacks are destroyed,
   // each table swapped for an empty one first, so that what their destructors call finds an
@@ -161,9 +177,12 @@ WindowRuntime::~WindowRuntime() {
 
 Instant WindowRuntime::now() const { return impl_->source.now(); }
 const TimeSource& WindowRuntime::time_source() const noexcept { return impl_->source; }
-Duration WindowRuntime::frame_interval() const noexcept { return impl_->options.frame_interval; }
+Duration WindowRuntime::frame_interval() const noexcept {
+  return impl_->on_ui_thread() ? impl_->options.frame_interval : Options{}.frame_interval;
+}
 
 Status WindowRuntime::set_frame_interval(Duration interval) {
+  if (!impl_->on_ui_thread()) return impl_->usable();
   if (interval <= Duration::zero()) {
     return Error{Errc::invalid_argument,
                  "frame interval " + detail::describe(interval) + " is not positive; pass the monitor's refresh period"};
@@ -176,80 +195,77 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
 // destroyed, into the running frame's change-set while callbacks run, or into the tables now.
 
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
-  impl_->check_thread();
-  if (impl_->closing) return closed();
+  if (Status s = impl_->usable(); !s) return s;
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), false);
   return add_now(impl_->timers, id, std::move(timer), false, impl_->current());
 }
 
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
-  impl_->check_thread();
-  if (impl_->closing) return closed();
+  if (Status s = impl_->usable(); !s) return s;
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), true);
   return add_now(impl_->timers, id, std::move(timer), true, impl_->current());
 }
 
 Status WindowRuntime::remove_timer(TimerId id) {
-  impl_->check_thread();
-  if (impl_->closing) return closed();
+  if (Status s = impl_->usable(); !s) return s;
   if (impl_->running) return defer_remove(impl_->timers, *impl_->running, id);
   return impl_->timers.remove(id);
 }
 
 Status WindowRuntime::pause_timer(TimerId id) {
-  impl_->check_thread();
-  if (impl_->closing) return closed();
+  if (Status s = impl_->usable(); !s) return s;
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, true);
   return impl_->timers.pause(id, impl_->current());
 }
 
 Status WindowRuntime::resume_timer(TimerId id) {
-  impl_->check_thread();
-  if (impl_->closing) return closed();
+  if (Status s = impl_->usable(); !s) return s;
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, false);
   return impl_->timers.resume(id, impl_->current());
 }
 
 Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
-  impl_->check_thread();
-  if (impl_->closing) return closed();
+  if (Status s = impl_->usable(); !s) return s;
   if (impl_->running) return defer_start(impl_->threads, *impl_->running, id, std::move(thread));
   if (Status s = check_new_thread(id, thread); !s) return s;
   return impl_->threads.start(id, std::move(thread));
 }
 
 Status WindowRuntime::stop_thread(ThreadId id) {
-  impl_->check_thread();
-  if (impl_->closing) return closed();
+  if (Status s = impl_->usable(); !s) return s;
   return impl_->threads.stop(id);
 }
 
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
-  impl_->check_thread();
-  if (impl_->closing) return closed();
+  if (Status s = impl_->usable(); !s) return s;
   return impl_->threads.send(id, std::move(payload));
 }
 
-bool WindowRuntime::has_thread(ThreadId id) const { return impl_->threads.contains(id); }
-std::size_t WindowRuntime::thread_count() const noexcept { return impl_->threads.size(); }
-void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) { return impl_->threads.writeback(id, type); }
+// Questions from another thread get the answers of an empty runtime: the tables are the UI
+// thread's, and reading them from another would be a data race.
+bool WindowRuntime::has_thread(ThreadId id) const { return impl_->on_ui_thread() && impl_->threads.contains(id); }
+std::size_t WindowRuntime::thread_count() const noexcept { return impl_->on_ui_thread() ? impl_->threads.size() : 0; }
+void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) {
+  return impl_->on_ui_thread() ? impl_->threads.writeback(id, type) : nullptr;
+}
 
 void WindowRuntime::set_waker(std::function<void()> waker) {
-  impl_->check_thread();
-  if (impl_->closing) return;  // the link is closed: no waker is ever called again
+  if (!impl_->usable()) return;  // another thread; or the link is closed: no waker is called again
   impl_->threads.set_waker(std::move(waker));
 }
 
-bool WindowRuntime::has_timer(TimerId id) const { return impl_->timers.has_running(id); }
-std::optional<TimerStatus> WindowRuntime::timer_status(TimerId id) const { return impl_->timers.status(id); }
-std::size_t WindowRuntime::timer_count() const noexcept { return impl_->timers.size(); }
+bool WindowRuntime::has_timer(TimerId id) const { return impl_->on_ui_thread() && impl_->timers.has_running(id); }
+std::optional<TimerStatus> WindowRuntime::timer_status(TimerId id) const {
+  if (!impl_->on_ui_thread()) return std::nullopt;
+  return impl_->timers.status(id);
+}
+std::size_t WindowRuntime::timer_count() const noexcept { return impl_->on_ui_thread() ? impl_->timers.size() : 0; }
 
 CallbackContext WindowRuntime::context(ChangeSet& changes) { return CallbackContext(*this, changes, impl_->current()); }
 
 void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
-  impl_->check_thread();
-  if (impl_->closing) {
-    changes.frame_error(closed().error());
+  if (Status s = impl_->usable(); !s) {
+    changes.frame_error(s.error());
     return;
   }
   if (impl_->running) {
@@ -266,11 +282,12 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
                                                         " clock; pass runtime.now(). No timer ran"});
     return;
   }
-  if (impl_->last_frame && frame_start < *impl_->last_frame) {
+  if (const Instant floor = impl_->reached(); frame_start < floor) {
     changes.frame_error(Error{Errc::clock_went_backwards,
-                              "the time source went back by " + detail::describe(*impl_->last_frame - frame_start) +
-                                  " between two frames; the runtime kept its time"});
-    frame_start = *impl_->last_frame;
+                              "the time source went back by " + detail::describe(floor - frame_start) +
+                                  (impl_->last_frame ? " between two frames" : " since the runtime was made") +
+                                  "; the runtime kept its time"});
+    frame_start = floor;
   }
   impl_->last_frame = frame_start;
   CallbackContext context(*this, changes, frame_start);
@@ -283,9 +300,8 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
 }
 
 void WindowRuntime::run_threads(ChangeSet& changes) {
-  impl_->check_thread();
-  if (impl_->closing) {
-    changes.frame_error(closed().error());
+  if (Status s = impl_->usable(); !s) {
+    changes.frame_error(s.error());
     return;
   }
   if (impl_->running) {
@@ -304,14 +320,12 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
 }
 
 ApplyReport WindowRuntime::apply(ChangeSet changes) {
-  impl_->check_thread();
   ApplyReport report;
-  if (impl_->closing) {
+  if (Status s = impl_->usable(); !s) {
     const std::size_t dropped = changes.changes().size();
     if (dropped == 0) return report;
-    report.failures.push_back(
-        Failure{TimerId{}, Error{Errc::closed, "the window's runtime is being destroyed; " + detail::num(dropped) +
-                                                   " changes were dropped"}});
+    report.failures.push_back(Failure{TimerId{}, Error{s.error().code, s.error().message + "; " +
+                                                                         detail::num(dropped) + " changes were dropped"}});
     return report;  // `changes` goes here: what its timers captured may call the runtime, refused too
   }
   if (impl_->running) {
@@ -331,7 +345,7 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
       report.failures.push_back(Failure{id, s.error()});
     }
   };
-  for (Change& change : changes.changes()) {
+  for (Change& change : changes.changes_) {
     if (auto* add = std::get_if<AddTimer>(&change)) {
       record(add->id, add_now(timers, add->id, std::move(add->timer), add->system, at));
     } else if (auto* remove = std::get_if<RemoveTimer>(&change)) {
@@ -367,6 +381,7 @@ ApplyReport WindowRuntime::poll(Instant frame_start) {
 }
 
 std::optional<Instant> WindowRuntime::next_due() {
+  if (!impl_->on_ui_thread()) return std::nullopt;
   if (impl_->threads.pending()) return impl_->current();  // worker messages wait: now
   return impl_->timers.next_due(impl_->options.frame_interval, impl_->last_frame);
 }
@@ -386,34 +401,34 @@ std::optional<Duration> WindowRuntime::next_wake() { return next_wake(now()); }
 // does at once (stop, send) goes through the runtime, with the runtime's rules.
 
 Status CallbackContext::add_timer(TimerId id, Timer timer) {
-  if (runtime_.impl_->closing) return closed();
+  if (Status s = runtime_.impl_->usable(); !s) return s;
   return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), false);
 }
 Status CallbackContext::add_system_timer(TimerId id, Timer timer) {
-  if (runtime_.impl_->closing) return closed();
+  if (Status s = runtime_.impl_->usable(); !s) return s;
   return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), true);
 }
 Status CallbackContext::remove_timer(TimerId id) {
-  if (runtime_.impl_->closing) return closed();
+  if (Status s = runtime_.impl_->usable(); !s) return s;
   return defer_remove(runtime_.impl_->timers, changes_, id);
 }
 Status CallbackContext::pause_timer(TimerId id) {
-  if (runtime_.impl_->closing) return closed();
+  if (Status s = runtime_.impl_->usable(); !s) return s;
   return defer_pause(runtime_.impl_->timers, changes_, id, true);
 }
 Status CallbackContext::resume_timer(TimerId id) {
-  if (runtime_.impl_->closing) return closed();
+  if (Status s = runtime_.impl_->usable(); !s) return s;
   return defer_pause(runtime_.impl_->timers, changes_, id, false);
 }
-bool CallbackContext::has_timer(TimerId id) const { return runtime_.impl_->timers.has_running(id); }
+bool CallbackContext::has_timer(TimerId id) const { return runtime_.has_timer(id); }
 Status CallbackContext::start_thread(ThreadId id, Thread thread) {
-  if (runtime_.impl_->closing) return closed();
+  if (Status s = runtime_.impl_->usable(); !s) return s;
   return defer_start(runtime_.impl_->threads, changes_, id, std::move(thread));
 }
 Status CallbackContext::stop_thread(ThreadId id) { return runtime_.stop_thread(id); }
 Status CallbackContext::send_to_thread(ThreadId id, Payload payload) {
   return runtime_.send_to_thread(id, std::move(payload));
 }
-bool CallbackContext::has_thread(ThreadId id) const { return runtime_.impl_->threads.contains(id); }
+bool CallbackContext::has_thread(ThreadId id) const { return runtime_.has_thread(id); }
 
 }  // namespace cadence

@@ -3,7 +3,9 @@
 // a defined result; none touches freed memory (this file runs under ASan in CI). Both queues.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <functional>
+#include <thread>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -209,6 +211,86 @@ TEST_P(ReentryTest, CapturesThatCallTheRuntimeWhileItIsDestroyed) {
     EXPECT_TRUE(queries[i + 3]);
   }
   EXPECT_TRUE(runs.empty());
+}
+
+// ---- another thread ---------------------------------------------------------------------------
+
+TEST_P(ReentryTest, EveryCallFromAnotherThreadIsRefusedOrAnsweredAsEmpty) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("mine").with_delay(10ms).with_interval(10ms));
+  ChangeSet from_ui;
+  CallbackContext ui_context = runtime.context(from_ui);
+  std::vector<Status> refused;
+  std::vector<bool> empty;
+  ApplyReport applied, polled;
+  ChangeSet frame_changes;
+  std::thread other([&] {
+    refused.push_back(runtime.add_timer(TimerId::unique(), logged("stray")));
+    refused.push_back(runtime.add_system_timer(TimerId{0x42}, logged("stray")));
+    refused.push_back(runtime.remove_timer(id));
+    refused.push_back(runtime.pause_timer(id));
+    refused.push_back(runtime.resume_timer(id));
+    refused.push_back(runtime.start_thread(ThreadId::unique(), Thread::create(0, 0, [](int, ThreadSender<int>&, ThreadReceiver&) {})));
+    refused.push_back(runtime.stop_thread(ThreadId::unique()));
+    refused.push_back(runtime.send_to_thread(ThreadId::unique(), Payload::of(1)));
+    refused.push_back(runtime.set_frame_interval(5ms));
+    refused.push_back(ui_context.add_timer(TimerId::unique(), logged("stray")));
+    refused.push_back(ui_context.remove_timer(id));
+    refused.push_back(ui_context.pause_timer(id));
+    refused.push_back(ui_context.start_thread(ThreadId::unique(), Thread::create(0, 0, [](int, ThreadSender<int>&, ThreadReceiver&) {})));
+    empty.push_back(!runtime.has_timer(id));
+    empty.push_back(runtime.timer_status(id) == std::nullopt);
+    empty.push_back(runtime.timer_count() == 0);
+    empty.push_back(runtime.next_due() == std::nullopt);
+    empty.push_back(runtime.thread_count() == 0);
+    empty.push_back(runtime.frame_interval() == WindowRuntime::Options{}.frame_interval);
+    runtime.run_timers(runtime.now(), frame_changes);
+    runtime.run_threads(frame_changes);
+    ChangeSet mine;
+    mine.add_timer(TimerId::unique(), logged("stray"));
+    applied = runtime.apply(std::move(mine));
+    polled = runtime.poll(runtime.now());
+  });
+  other.join();
+  ASSERT_EQ(refused.size(), 13u);
+  for (const Status& s : refused) {
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, Errc::wrong_thread);
+    EXPECT_NE(s.error().message.find("UI-thread only"), std::string::npos) << s.error().message;
+  }
+  EXPECT_EQ(empty, std::vector<bool>(6, true));
+  ASSERT_EQ(applied.failures.size(), 1u);
+  EXPECT_EQ(applied.failures[0].error.code, Errc::wrong_thread);
+  EXPECT_NE(applied.failures[0].error.message.find("1 changes were dropped"), std::string::npos);
+  ASSERT_EQ(polled.failures.size(), 1u) << "poll() ran nothing and says why";
+  EXPECT_EQ(polled.failures[0].error.code, Errc::wrong_thread);
+  EXPECT_TRUE(from_ui.empty()) << "the context recorded nothing";
+  // The frame pieces called from the other thread reported why they did nothing.
+  const ApplyReport report = runtime.apply(std::move(frame_changes));
+  ASSERT_EQ(report.failures.size(), 2u);
+  EXPECT_EQ(report.failures[0].error.code, Errc::wrong_thread);
+  EXPECT_EQ(report.failures[1].error.code, Errc::wrong_thread);
+  // Nothing changed: the timer runs on schedule, 16 ms frames are still the frame interval.
+  EXPECT_EQ(runtime.frame_interval(), 16ms);
+  EXPECT_EQ(runtime.timer_count(), 1u);
+  run_until(30);
+  EXPECT_EQ(times("mine"), (Times{10, 20, 30}));
+  EXPECT_TRUE(times("stray").empty());
+}
+
+// ---- the one call that may not be made --------------------------------------------------------
+
+TEST_P(ReentryTest, DestroyingTheRuntimeInsideItsOwnFrameStopsWithAMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        ManualClock c;
+        auto* doomed = new WindowRuntime(c.source(), options());
+        (void)doomed->add_timer(TimerId::unique(), Timer::once(1ms, [doomed](TimerCallbackInfo&) { delete doomed; }));
+        (void)c.advance(1ms);
+        (void)doomed->poll(c.now());
+      },
+      "destroyed from inside one of its own timer callbacks or write-backs");
 }
 
 }  // namespace

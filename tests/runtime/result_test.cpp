@@ -43,6 +43,7 @@ TEST(ResultTest, ErrcNamesAreStable) {
   EXPECT_STREQ(to_string(Errc::unsafe), "unsafe");
   EXPECT_STREQ(to_string(Errc::corrupt), "corrupt");
   EXPECT_STREQ(to_string(Errc::system), "system");
+  EXPECT_STREQ(to_string(Errc::wrong_thread), "wrong_thread");
 }
 
 }  // namespace

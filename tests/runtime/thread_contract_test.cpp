@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
+#include <vector>
 
 #include "thread_harness.hpp"
 
@@ -263,6 +265,64 @@ TEST(ThreadContractTest, StartingAMovedFromThreadIsAClearError) {
   ASSERT_TRUE(loop.runtime().start_thread(id, std::move(again)).ok()) << "the thread it moved to still works";
   ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
   EXPECT_EQ(ran.load(), 1);
+}
+
+// ---- calls that are refused -------------------------------------------------------------------
+
+TEST(ThreadContractTest, AWriteBackThatRunsAFrameIsRefusedAndTheFrameGoesOn) {
+  ThreadLoop loop;
+  const ThreadId id = ThreadId::unique();
+  std::vector<Errc> nested;
+  std::size_t handed_on = 0;
+  bool second_ran = false;
+  ASSERT_TRUE(loop.runtime()
+                  .start_thread(id, Thread::create(0, 0, [&](int, ThreadSender<int>& out, ThreadReceiver&) {
+                    out.write_back([&](int&, CallbackContext& ctx) {
+                      ChangeSet mine;
+                      ctx.runtime().run_threads(mine);
+                      ctx.runtime().run_timers(ctx.frame_start(), mine);
+                      for (const Change& c : mine.changes()) nested.push_back(std::get<FrameError>(c).error.code);
+                      handed_on = ctx.runtime().poll(ctx.frame_start()).deferred;
+                    });
+                    out.write_back([&](int&, CallbackContext&) { second_ran = true; });
+                  }))
+                  .ok());
+  ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
+  EXPECT_EQ(nested, (std::vector<Errc>{Errc::reentrant_call, Errc::reentrant_call}));
+  EXPECT_EQ(handed_on, 2u) << "poll() inside: its two refusals go to the frame";
+  EXPECT_TRUE(second_ran) << "the frame delivered the rest";
+  ASSERT_EQ(loop.failures().size(), 2u);
+  EXPECT_EQ(loop.failures()[0].error.code, Errc::reentrant_call);
+}
+
+TEST(ThreadContractTest, TheChannelsRefuseEveryThreadButTheWorkers) {
+  ThreadLoop loop;
+  const ThreadId id = ThreadId::unique();
+  auto results = std::make_shared<std::vector<int>>();
+  auto sent = std::make_shared<Latch>();
+  ASSERT_TRUE(loop.runtime()
+                  .start_thread(id, Thread::create(0, 0, [results, sent](int, ThreadSender<int>& out, ThreadReceiver& in) {
+                    std::thread helper([&] {  // a thread the worker started: not the worker
+                      results->push_back(out.write_back([](int& v, CallbackContext&) { v = -1; }) ? 1 : 0);
+                      results->push_back(out.update() ? 1 : 0);
+                      results->push_back(in.try_receive().has_value() ? 1 : 0);
+                      results->push_back(in.receive_for(Duration::max()).has_value() ? 1 : 0);
+                      results->push_back(out.connected() ? 1 : 0);  // a plain question: answered
+                    });
+                    helper.join();
+                    results->push_back(out.write_back([](int& v, CallbackContext&) { v = 7; }) ? 1 : 0);
+                    sent->open();
+                  }))
+                  .ok());
+  int* data = loop.runtime().thread_data<int>(id);
+  ASSERT_NE(data, nullptr);
+  int seen = 0;
+  ASSERT_TRUE(loop.run_until([&] {
+    if (loop.runtime().has_thread(id)) seen = *data;
+    return !loop.runtime().has_thread(id);
+  }));
+  EXPECT_EQ(*results, (std::vector<int>{0, 0, 0, 0, 1, 1})) << "refused off the worker; the worker's own send went";
+  EXPECT_TRUE(seen == 0 || seen == 7) << "the helper's write-back never ran";
 }
 
 }  // namespace

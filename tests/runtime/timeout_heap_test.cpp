@@ -214,5 +214,46 @@ TEST(TimeoutHeapTest, FreeCallbackMayPushIntoTheHeap) {
   EXPECT_EQ(top->data, 2u);
 }
 
+TEST(TimeoutHeapTest, FreeCallbackMayCallEveryMemberOfItsHeap) {
+  TimeoutHeap heap;
+  std::vector<TimeoutHeap::Data> freed;
+  std::vector<TimeoutHeap::Data> popped;
+  heap.set_free_callback([&](TimeoutHeap::Data d) {
+    freed.push_back(d);
+    if (d == 1) {
+      const auto h = heap.push(5, 100);     // pushes
+      EXPECT_TRUE(heap.cancel_at(h).ok());  // cancels, so that the pop below drops it (nested)
+      if (auto e = heap.pop()) popped.push_back(e->data);
+      heap.set_free_callback([&](TimeoutHeap::Data later) { freed.push_back(later + 1000); });  // replaces itself
+      heap.clear();                         // and clears, all from inside
+    }
+  });
+  for (TimeoutHeap::Data d : {1, 2, 3}) heap.push(static_cast<TimeoutHeap::Expiration>(d), d);
+  ASSERT_TRUE(heap.cancel(1, 1).ok());
+  EXPECT_EQ(heap.peek(), std::nullopt) << "the clear inside the callback emptied it";
+  // 1 dropped; inside it: 100 dropped by the nested pop (nested call, old callback), then the
+  // pop took 2 (the caller owns popped data), and clear released 3 (still the old callback:
+  // the new one is installed when the outer call returns).
+  EXPECT_EQ(freed, (std::vector<TimeoutHeap::Data>{1, 100, 3}));
+  EXPECT_EQ(popped, (std::vector<TimeoutHeap::Data>{2}));
+  heap.push(7, 7);
+  heap.clear();
+  EXPECT_EQ(freed.back(), 1007u) << "the replacement is in place";
+  EXPECT_TRUE(heap.empty());
+}
+
+TEST(TimeoutHeapTest, AnEntryPushedByTheFreeCallbackWhileTheHeapIsDestroyedIsReleasedToo) {
+  std::vector<TimeoutHeap::Data> freed;
+  {
+    TimeoutHeap heap;
+    heap.set_free_callback([&](TimeoutHeap::Data d) {
+      freed.push_back(d);
+      if (d == 1) heap.push(9, 2);
+    });
+    heap.push(1, 1);
+  }
+  EXPECT_EQ(freed, (std::vector<TimeoutHeap::Data>{1, 2}));
+}
+
 }  // namespace
 }  // namespace cadence

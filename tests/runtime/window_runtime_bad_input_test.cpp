@@ -143,5 +143,27 @@ TEST_P(BadInputTest, AnInstantOfAnotherClockRunsNothing) {
   ExpectBystanderOnSchedule();
 }
 
+TEST_P(BadInputTest, ATimeSourceThatReadsEarlierThanTheRuntimesOriginIsClampedToIt) {
+  ManualClock late_start(at_ms(1000));
+  WindowRuntime rt(late_start.source(), options());
+  ASSERT_TRUE(late_start.set(at_ms(0)).ok());  // back past the runtime's origin, before any frame
+  std::vector<std::int64_t> ran;
+  const TimerId id = TimerId::unique();
+  ASSERT_TRUE(rt.add_timer(id, Timer::once(100ms, [&](TimerCallbackInfo& info) { ran.push_back(ms_of(info.frame_start)); })
+                                   .with_slack(50ms))
+                  .ok());
+  const auto due = rt.timer_status(id)->next_due;
+  ASSERT_TRUE(due.has_value());
+  EXPECT_GE(*due, at_ms(1100)) << "counted from the origin, not from the earlier reading";
+  EXPECT_LE(*due, at_ms(1150)) << "and within its slack";
+  const ApplyReport report = rt.poll(late_start.now());
+  ASSERT_EQ(report.failures.size(), 1u);
+  EXPECT_EQ(report.failures[0].error.code, Errc::clock_went_backwards);
+  EXPECT_NE(report.failures[0].error.message.find("since the runtime was made"), std::string::npos);
+  late_start.run_until_idle([&] { return rt.next_due(); }, [&](Instant now) { (void)rt.poll(now); });
+  ASSERT_EQ(ran.size(), 1u);
+  EXPECT_EQ(ran[0], ms_of(*due));
+}
+
 }  // namespace
 }  // namespace cadence::testing

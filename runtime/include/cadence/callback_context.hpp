@@ -15,7 +15,10 @@
 //       return TimerCallbackReturn::redraw();
 //     }));
 //
-// Thread: UI thread only, and only while the callback that received it runs.
+// Thread: UI thread only. A context refers to the frame's change-set: keep it no longer than
+// the callback that received it runs (like any reference argument). From another thread each
+// change is refused with `wrong_thread`; while the runtime is destroyed, with `closed`.
+// Re-entry: a context may be used from anything its callback calls, destructors included.
 #pragma once
 
 #include "cadence/change_set.hpp"
@@ -47,8 +50,9 @@ class CallbackContext {
   /// Adds a system timer (ids 0x0001-0x00FF, used by the window layer). Errors: as add_timer,
   /// with the id rule reversed.
   Status add_system_timer(TimerId id, Timer timer);
-  /// Stops a timer now and removes it when the changes are applied. O(1).
-  /// Errors: not_found when no live timer has that id (nothing changes).
+  /// Stops a timer now and removes it when the changes are applied; a timer this context is
+  /// adding is simply not added. O(1). Errors: not_found when no live timer has that id
+  /// (nothing changes).
   Status remove_timer(TimerId id);
   /// Pauses a timer, keeping the time left to its next run and to its timeout. Pausing a paused
   /// timer changes nothing. Errors: not_found.
@@ -62,16 +66,19 @@ class CallbackContext {
   /// Starts a background thread when the frame's changes are applied. Checked at once.
   /// Errors: invalid_argument for id 0 or a reserved id (1-4); already_exists.
   Status start_thread(ThreadId id, Thread thread);
-  /// Asks a thread to stop, now (see WindowRuntime::stop_thread). Errors: not_found.
+  /// Asks a thread to stop, at once (see WindowRuntime::stop_thread). Errors: not_found.
   Status stop_thread(ThreadId id);
-  /// Sends a Custom message to a thread, now. Errors: not_found; closed.
+  /// Sends a Custom message to a thread, at once. Errors: not_found; closed.
   Status send_to_thread(ThreadId id, Payload payload);
+  /// True once the thread's start is carried out, until it is removed.
   bool has_thread(ThreadId id) const;
 
   /// Asks for a redraw after this frame.
   void request_redraw(Update update = Update::redraw_window) noexcept { changes_.request(update); }
 
+  /// The change-set it records into (record unchecked changes here; apply() checks them).
   ChangeSet& changes() noexcept { return changes_; }
+  /// The runtime: direct calls follow WindowRuntime's rules (inside a frame, deferred alike).
   WindowRuntime& runtime() noexcept { return runtime_; }
 
  private:

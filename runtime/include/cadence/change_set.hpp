@@ -12,6 +12,8 @@
 //     if (report.update != Update::nothing) render();
 //
 // Thread: a ChangeSet is a plain value owned by the UI thread.
+// Re-entry: a ChangeSet calls nothing; destroying one unapplied destroys the timers and threads it
+// holds, whose captures' destructors may call the runtime.
 #pragma once
 
 #include <string>
@@ -26,6 +28,8 @@
 #include "cadence/timer.hpp"
 
 namespace cadence {
+
+class WindowRuntime;
 
 struct AddTimer {
   TimerId id;
@@ -107,12 +111,13 @@ class ChangeSet {
     later = ChangeSet{};
   }
 
+  /// The changes recorded, in order. To read: only apply() takes them out.
   const std::vector<Change>& changes() const noexcept { return changes_; }
-  std::vector<Change>& changes() noexcept { return changes_; }
   Update update() const noexcept { return update_; }
   bool empty() const noexcept { return changes_.empty() && update_ == Update::nothing; }
 
  private:
+  friend class WindowRuntime;  // apply() moves the changes out
   std::vector<Change> changes_;
   std::unordered_set<TimerId> pending_adds_;
   std::unordered_set<ThreadId> pending_threads_;

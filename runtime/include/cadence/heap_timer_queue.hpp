@@ -9,7 +9,7 @@
 //     HeapTimerQueue queue;
 //     QueueId id = queue.schedule(Ticks{250}, 7);
 //
-// Thread: one thread at a time.
+// Thread: one thread at a time. Re-entry: none (it calls no code of the caller's).
 #pragma once
 
 #include "cadence/timeout_heap.hpp"

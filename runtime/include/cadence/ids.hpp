@@ -11,7 +11,8 @@
 //     TimerId mine = TimerId::unique();       // 0x0100, 0x0101, ...
 //     assert(!mine.is_system());
 //
-// Thread: ids are values; unique() may be called from any thread. Cost: one atomic add.
+// Thread: ids are values; unique() may be called from any thread, callbacks and destructors
+// included. Cost: one atomic add.
 #pragma once
 
 #include <compare>

@@ -12,6 +12,8 @@
 //
 // Thread: now() may be read from any thread; advance(), set() and the run_* helpers belong to
 // the thread that drives the runtime (normally the UI thread or the test body).
+// Re-entry: the run_* helpers call their two functions only; those may advance or set the clock
+// (the helpers never move it backwards).
 #pragma once
 
 #include <atomic>

@@ -8,7 +8,9 @@
 //     if (Query* q = p.get<Query>()) run(*q);
 //     Result<Query> taken = std::move(p).take<Query>();
 //
-// Thread: a Payload is a plain value; it belongs to whichever thread holds it.
+// Thread: a Payload is a plain value; it belongs to whichever thread holds it, and the thread
+// that holds it last destroys what it holds. Re-entry: none (it calls no code but the held
+// value's destructor).
 #pragma once
 
 #include <memory>

@@ -9,7 +9,7 @@
 //     if (!r) { log(r.error().message); return; }
 //     use(*r);
 //
-// Thread: a Result is a plain value; share it like any other.
+// Thread: a Result is a plain value; share it like any other, from anywhere.
 #pragma once
 
 #include <cstdint>
@@ -33,12 +33,13 @@ enum class Errc : std::uint8_t {
   callback_threw,     ///< a callback threw; the message is the exception's
   clock_went_backwards,  ///< the time source returned an earlier time than before
   reentrant_call,     ///< a call made from inside a callback that must not make it
-  closed,             ///< the other end of a channel is gone (a finished thread)
+  closed,             ///< the other end is gone: a finished thread, a runtime being destroyed, a moved-from object
   resource,           ///< the system refused a resource (a thread could not be created)
   full,               ///< a fixed-size container has no room left
   unsafe,             ///< a file that is not safe to use (a symlink, another user's file)
   corrupt,            ///< stored data that is not what it must be (a damaged header)
   system,             ///< an operating-system call failed; the message has its reason
+  wrong_thread,       ///< a call from a thread that may not make it (a UI-thread-only object)
 };
 
 /// Returns a short, stable name for `code` ("invalid_argument", ...). O(1).

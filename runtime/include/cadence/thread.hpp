@@ -27,9 +27,13 @@
 //         });
 //     runtime.start_thread(ThreadId::unique(), std::move(job));
 //
-// Thread: ThreadSender belongs to the worker thread, ThreadReceiver too; neither may be copied
-// or moved to another thread. Write-back functions run on the UI thread; their payloads are
-// destroyed there (or on the worker's thread if the window closed first).
+// Thread: Thread::create() anywhere. ThreadSender belongs to the worker thread, ThreadReceiver
+// too: from any other thread their sends return false and their receives nothing (they cannot be
+// copied or moved). Write-back functions run on the UI thread; their payloads are destroyed there
+// (or on the worker's thread if the window closed first).
+// Re-entry: a write-back may call its runtime as a timer callback may (window_runtime.hpp: inside
+// a frame); the writeback data is destroyed on the UI thread once the thread is removed, and its
+// destructor may call the runtime too. The worker function itself must not touch the runtime.
 #pragma once
 
 #include <concepts>
@@ -38,6 +42,7 @@
 #include <memory>
 #include <optional>
 #include <stop_token>
+#include <thread>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -72,7 +77,8 @@ class ThreadReceiver {
 
   /// The next message without waiting, or nullopt. Custom messages come in the order they were
   /// sent; then Terminate, once, after the thread was asked to stop; then one Tick if frames
-  /// started since the last Tick. Cost: a lock and two atomic loads.
+  /// started since the last Tick. Cost: a lock and two atomic loads. Thread: the worker's
+  /// (from another thread: nullopt, nothing taken).
   std::optional<ThreadMessage> try_receive();
   /// Waits up to `timeout` for a message (a stop request ends the wait: it is a message).
   /// With `ticks` false, a Tick does not end the wait: a worker that waits for jobs costs the
@@ -82,20 +88,25 @@ class ThreadReceiver {
   /// - Terminate ends one wait only: once the worker has received it, later calls wait for
   ///   Custom messages (and Ticks) for their whole timeout, so a worker may drain its last jobs.
   std::optional<ThreadMessage> receive_for(Duration timeout, bool ticks = true);
+  /// Thread: any (an atomic load).
   bool stop_requested() const noexcept { return core_.stop.stop_requested(); }
   std::stop_token stop_token() const noexcept { return core_.stop.get_token(); }
 
  private:
   bool has_message(bool ticks) const;
+  bool on_worker() const noexcept { return std::this_thread::get_id() == owner_; }
   detail::ThreadCore& core_;
+  std::thread::id owner_ = std::this_thread::get_id();  // the worker's thread
   std::uint64_t frames_seen_ = 0;
   bool terminate_seen_ = false;
 };
 
 /// The worker's end of the worker -> UI channel. `State` is the thread's writeback data type.
 /// Sending never blocks and never drops a message while the runtime lives: the channel is an
-/// unbounded lock-free queue. Each call returns false once the runtime is gone (the window
-/// closed); the worker should then finish.
+/// unbounded lock-free queue with one producer. Each call returns false once the runtime is gone
+/// (the window closed); the worker should then finish.
+/// Thread: the worker's own. A send from any other thread (a helper the worker started) sends
+/// nothing and returns false: the queue has room for one producer only.
 template <class State>
 class ThreadSender {
  public:
@@ -105,7 +116,7 @@ class ThreadSender {
 
   /// Asks the window to redraw (or, with Update::nothing, just to wake). Cost: ~10 ns.
   bool update(Update request = Update::redraw_window) {
-    if (!connected()) return false;
+    if (!connected() || !on_worker()) return false;
     detail::WorkerMessage m;
     m.kind = detail::WorkerMessage::Kind::update;
     m.update = request;
@@ -127,7 +138,7 @@ class ThreadSender {
   template <class F>
     requires std::invocable<F&, State&, CallbackContext&>
   bool write_back(F fn) {
-    if (!connected()) return false;
+    if (!connected() || !on_worker()) return false;
     detail::WorkerMessage m;
     m.kind = detail::WorkerMessage::Kind::write_back;
     m.apply = [fn = std::move(fn)](void* state, CallbackContext& ctx) mutable -> Update {
@@ -137,10 +148,11 @@ class ThreadSender {
     return true;
   }
 
-  /// False once the runtime that started this thread is gone.
+  /// False once the runtime that started this thread is gone. Thread: any.
   bool connected() const noexcept { return core_.link->alive.load(std::memory_order_acquire); }
 
  private:
+  bool on_worker() const noexcept { return std::this_thread::get_id() == owner_; }
   template <class F, class... A>
   static Update call(F& fn, A&... args) {
     if constexpr (std::is_void_v<std::invoke_result_t<F&, A&...>>) {
@@ -151,6 +163,7 @@ class ThreadSender {
     }
   }
   detail::ThreadCore& core_;
+  std::thread::id owner_ = std::this_thread::get_id();  // the worker's thread
 };
 
 class Thread {

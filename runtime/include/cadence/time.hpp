@@ -16,7 +16,7 @@
 //     if (source.now() >= deadline) { ... }
 //     Duration left = deadline - source.now();
 //
-// Thread: Instants and Durations are plain values; use them from any thread.
+// Thread: Instants and Durations are plain values; use them from any thread, anywhere.
 #pragma once
 
 #include <chrono>

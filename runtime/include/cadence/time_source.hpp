@@ -10,6 +10,8 @@
 //     TimeSource board = TimeSource::ticks(1ms, [] { return hw_tick_counter(); });
 //
 // Thread: a TimeSource may be copied and read from any thread, provided its callback may be.
+// Re-entry: its callback runs inside every now() of the runtime that reads it, so it must not
+// call that runtime (its now() would call the callback again, without end).
 // Cost: one indirect call per now().
 #pragma once
 

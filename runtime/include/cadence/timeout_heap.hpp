@@ -18,7 +18,10 @@
 //     while (auto e = heap.pop()) run(e->data);
 //
 // Thread: one thread at a time. The free callback runs on the thread that calls peek(), pop(),
-// clear() or the destructor.
+// root_ties(), clear() or the destructor.
+// Re-entry: the free callback may call any member of its heap: it runs once the entry is out and
+// the heap is consistent. set_free_callback() from inside it takes effect when it returns; an
+// entry it pushes while the destructor runs is released at once.
 #pragma once
 
 #include <cstddef>
@@ -57,7 +60,8 @@ class TimeoutHeap {
   TimeoutHeap& operator=(const TimeoutHeap&) = delete;
 
   /// Sets (or, with an empty function, unsets) the callback that releases dropped data. O(1).
-  void set_free_callback(FreeCallback callback) { free_callback_ = std::move(callback); }
+  /// From inside the free callback: takes effect once it returns.
+  void set_free_callback(FreeCallback callback);
 
   /// Adds an entry. O(log n); amortized O(1) allocation.
   Handle push(Expiration expiration, Data data);
@@ -133,6 +137,8 @@ class TimeoutHeap {
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   FreeCallback free_callback_;
+  std::optional<FreeCallback> next_callback_;  // set from inside the callback: installed after it
+  bool in_callback_ = false;
   std::uint64_t next_seq_ = 1;
   std::size_t cancelled_in_heap_ = 0;
   std::size_t freed_count_ = 0;

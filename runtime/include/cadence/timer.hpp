@@ -41,6 +41,9 @@
 //
 // Thread: Timers are built anywhere; they run on the thread that owns the runtime (the UI
 // thread), which also destroys their callbacks.
+// Re-entry: a callback may call its runtime (window_runtime.hpp says what each call does inside
+// a frame), and so may the destructor of anything it captured: the runtime destroys a callback
+// only once it is done with the timer.
 #pragma once
 
 #include <concepts>

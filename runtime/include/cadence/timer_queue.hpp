@@ -25,7 +25,8 @@
 //     std::vector<Token> fired;
 //     queue.advance(250ms, fired);   // fired == {7}
 //
-// Thread: a queue is used by one thread at a time (the thread that owns the runtime).
+// Thread: a queue is used by one thread at a time (the thread that owns the runtime), like a
+// standard container. Re-entry: a queue calls no code of the caller's, so nothing re-enters it.
 #pragma once
 
 #include <chrono>

@@ -21,7 +21,8 @@
 //     std::vector<Token> fired;
 //     wheel.advance(Ticks{530}, fired);                 // fired == {1}
 //
-// Thread: one thread at a time; nothing is shared between wheels.
+// Thread: one thread at a time; nothing is shared between wheels. Re-entry: none (it calls no
+// code of the caller's).
 #pragma once
 
 #include <array>

@@ -25,25 +25,32 @@
 //   frame interval.
 // - A timer id is unique within its runtime. App timers use ids >= 0x0100 (TimerId::unique());
 //   ids 0x0001-0x00FF belong to the window's system timers (add_system_timer).
-// - Callbacks change timers through their CallbackContext; see callback_context.hpp for when
-//   each change takes effect. Calling add_timer() and friends directly from inside a timer
-//   callback or a write-back (while run_timers() or run_threads() runs) is allowed and is
-//   deferred the same way; outside those, as from a draw or event callback, a direct call takes
-//   effect at once, while the context's waits for the frame's changes to be applied. apply()
-//   called from inside a timer callback or a write-back hands its changes on to the frame's own
-//   (ApplyReport::deferred counts them), which is applied after the last callback.
-// - Destroying a callback (a timer removed or finished, a thread's data) is the last thing the
-//   runtime does to it, so what its captures' destructors call is well defined: they may call
-//   the runtime like any event handler. While the runtime itself is destroyed, such calls
-//   change nothing and return `closed`.
 // - Nothing a callback throws leaves run_timers(): the timer is removed and the error reported
 //   in the ApplyReport. Likewise for workers and write-backs in run_threads().
 // - Destroying the runtime stops its threads and joins them, waiting at most join_deadline;
 //   workers still running after that are let go and can no longer reach it (their sends
 //   return false).
 //
-// Thread: UI thread only (the thread that constructed it). Workers talk to it through their
-// thread channels, never directly.
+// Where each member may be called. Every declaration below says which of these rules it keeps
+// ("Re-entry: ..."); the rest hold for all of them.
+// - Thread: the UI thread only (the thread that made the runtime). From another thread a
+//   change is refused with `wrong_thread` and changes nothing, and a question gets the answer
+//   of an empty runtime (false, 0, nullopt, nullptr). Workers reach the runtime through their
+//   thread's channels (thread.hpp), never directly.
+// - From an event handler or the draw function (no frame running): everything, at once.
+// - From a timer callback or a write-back (while run_timers() or run_threads() runs: "inside a
+//   frame"): a change is checked at once and done when the frame's changes are applied, exactly
+//   like one made through the callback's CallbackContext (callback_context.hpp); apply() hands
+//   its changes on to the frame (ApplyReport::deferred); run_timers(), run_threads() and poll()
+//   run nothing and report reentrant_call; questions are answered at once.
+// - From the destructor of something a callback captured (a timer that was removed or ended, a
+//   thread's data, a change-set dropped unapplied): as from wherever it is destroyed. The runtime
+//   destroys a callback only once it is done with it, so even apply() and poll() are safe there.
+// - While the runtime itself is destroyed (what its timers and threads captured is destroyed
+//   then): a change is refused with `closed`, apply() drops its changes and reports `closed`,
+//   run_timers() and run_threads() report `closed`, and questions see an empty runtime.
+// - The destructor is the one member that may not be called inside a frame of its own: it
+//   stops the process with a message saying so (the frame would return into freed memory).
 #pragma once
 
 #include <cstdint>
@@ -94,96 +101,123 @@ class WindowRuntime {
   };
 
   /// A runtime reading `source`. Its timeline (and its queue's milliseconds) start at
-  /// source.now().
+  /// source.now(), its origin: a time source that later reads earlier than that is clamped to
+  /// it, as a clock that goes back between frames is. Thread: any; that thread becomes the
+  /// runtime's UI thread.
   explicit WindowRuntime(TimeSource source);
   WindowRuntime(TimeSource source, Options options);
   /// Stops the threads and joins them (at most join_deadline), then destroys the threads' data
   /// and the timers' callbacks; what their destructors call is refused with `closed`.
-  /// Thread: UI. Not from inside one of its own timer callbacks or write-backs (asserted).
+  /// Re-entry: not inside one of its own frames (stops the process with a message). Thread: UI.
   ~WindowRuntime();
   WindowRuntime(const WindowRuntime&) = delete;
   WindowRuntime& operator=(const WindowRuntime&) = delete;
 
-  /// The time source's current time. Cost: one call of the source.
+  /// The time source's current time. Cost: one call of the source. Re-entry: anywhere.
+  /// Thread: any, as the source allows.
   Instant now() const;
+  /// Re-entry: anywhere. Thread: any (it never changes).
   const TimeSource& time_source() const noexcept;
-  /// Sets the frame interval (the monitor's refresh period). Errors: invalid_argument for <= 0.
+  /// Sets the frame interval (the monitor's refresh period), at once. O(1).
+  /// Errors: invalid_argument for <= 0 (the message names the value). Re-entry: anywhere.
   Status set_frame_interval(Duration interval);
+  /// Re-entry: anywhere.
   Duration frame_interval() const noexcept;
 
   /// Adds an app timer (id >= 0x0100), due `delay` from now. O(1).
   /// Errors: invalid_argument for id 0, a reserved id or bad knobs (Timer::validate);
   /// already_exists for a taken id. Nothing changes on error.
+  /// Re-entry: deferred inside a frame (it never runs in the frame that added it).
   Status add_timer(TimerId id, Timer timer);
   /// Adds a system timer (0x0001-0x00FF). Errors: as add_timer with the id rule reversed.
+  /// Re-entry: deferred inside a frame.
   Status add_system_timer(TimerId id, Timer timer);
   /// Removes a timer. O(1). Errors: not_found (nothing changes).
+  /// Re-entry: inside a frame the timer stops at once (it does not run later in that frame)
+  /// and is removed when the frame's changes are applied.
   Status remove_timer(TimerId id);
   /// Pauses a timer, keeping the time left to its next run and to its timeout. O(1).
-  /// Pausing a paused timer changes nothing. Errors: not_found.
+  /// Pausing a paused timer changes nothing. Errors: not_found. Re-entry: deferred inside a frame.
   Status pause_timer(TimerId id);
   /// Resumes a paused timer with the time it had left. O(1). Errors: not_found.
+  /// Re-entry: deferred inside a frame.
   Status resume_timer(TimerId id);
+  /// True for a live timer that has not been stopped. O(1). Re-entry: anywhere.
   bool has_timer(TimerId id) const;
+  /// What the runtime knows of a timer, or nullopt. O(1). Re-entry: anywhere.
   std::optional<TimerStatus> timer_status(TimerId id) const;
+  /// Live timers, system timers included. O(1). Re-entry: anywhere.
   std::size_t timer_count() const noexcept;
 
   /// Starts a background thread now (from inside a callback: when the frame's changes are
   /// applied). Its worker's first Tick comes with the first frame after this call. Cost: one
   /// std::thread. Errors: invalid_argument for id 0, a reserved id (1-4) or a Thread that was
   /// moved from; already_exists; resource when the system refuses a thread.
+  /// Re-entry: deferred inside a frame.
   Status start_thread(ThreadId id, Thread thread);
   /// Asks a thread to stop: its worker sees Terminate and its stop_token. Messages it sends
   /// until it returns are still delivered; it is removed when it has finished.
-  /// Errors: not_found.
+  /// Errors: not_found. Re-entry: at once, anywhere.
   Status stop_thread(ThreadId id);
   /// Sends a Custom message to a thread. Errors: not_found; closed when the worker has finished
-  /// (nothing is sent).
+  /// (nothing is sent). Re-entry: at once, anywhere.
   Status send_to_thread(ThreadId id, Payload payload);
+  /// True once a thread's start is carried out (at once, or inside a frame as the frame's
+  /// changes are applied) until it is removed. O(1). Re-entry: anywhere.
   bool has_thread(ThreadId id) const;
+  /// O(1). Re-entry: anywhere.
   std::size_t thread_count() const noexcept;
   /// The writeback data of a thread, to read on the UI thread (a progress bar); nullptr for an
-  /// unknown id or another type.
+  /// unknown id or another type. O(1). Re-entry: anywhere; the pointer lives as long as the
+  /// thread does.
   template <class State>
   State* thread_data(ThreadId id) {
     return static_cast<State*>(thread_data(id, typeid(State)));
   }
   /// Sets the function a worker calls to wake the event loop after it posts into an empty
   /// channel (glfwPostEmptyEvent for a GLFW window): once per batch, never per message. It runs
-  /// on worker threads and is never called once the runtime is gone. Thread: UI.
+  /// on worker threads and is never called once the runtime is gone. Re-entry: anywhere; while
+  /// the runtime is destroyed (or from another thread) it changes nothing.
   void set_waker(std::function<void()> waker);
 
-  /// A context for event callbacks of the coming frame, recording into `changes`.
+  /// A context for event callbacks of the coming frame, recording into `changes`. O(1).
+  /// Re-entry: anywhere (inside a frame, its changes join the frame's only if applied).
   CallbackContext context(ChangeSet& changes);
 
   /// Runs the timers due at `frame_start` and records what they ask for in `changes`.
   /// Cost: O(due timers + animation timers), independent of idle timers.
   /// Errors (recorded in `changes`, reported by apply): a frame_start earlier than the last one
-  /// is clamped to it (clock_went_backwards); one of another clock kind runs nothing
-  /// (clock_mismatch); a call from inside a timer callback runs nothing (reentrant_call).
+  /// (or, before the first frame, than the runtime's origin) is clamped to it
+  /// (clock_went_backwards); one of another clock kind runs nothing (clock_mismatch).
+  /// Re-entry: inside a frame it runs nothing (reentrant_call).
   void run_timers(Instant frame_start, ChangeSet& changes);
   /// Sends the frame's Tick to every thread and delivers the messages workers sent, within the
   /// per-frame budgets: write-backs run here, on the UI thread. Removes threads that finished
   /// once all they sent is delivered. Cost: O(1) when no worker posted and none waits for
   /// ticks; else O(threads + messages delivered). Errors: as run_timers (recorded in `changes`).
+  /// Re-entry: inside a frame it delivers nothing (reentrant_call).
   void run_threads(ChangeSet& changes);
   /// Applies a frame's changes in order. Cost: O(changes).
   /// From inside a timer callback or a write-back the changes are not applied here: they join
   /// the running frame's change-set (report.deferred counts them) and the frame's own apply()
   /// carries them out and reports their failures. While the runtime is destroyed: nothing is
   /// applied; one `closed` failure says how many changes were dropped.
+  /// Re-entry: handed on inside a frame; anywhere else at once (also from a destructor that
+  /// apply() itself set off).
   ApplyReport apply(ChangeSet changes);
   /// One whole frame: run_timers(frame_start), run_threads() and apply(). Returns what apply()
-  /// returned.
+  /// returned. Re-entry: inside a frame it runs nothing and hands on the two reentrant_call
+  /// failures.
   ApplyReport poll(Instant frame_start);
 
   /// How long the loop may sleep from `now`: nullopt when nothing is scheduled (wait for
   /// events; a worker's post wakes the loop through the waker), zero when something is already
-  /// due or worker messages wait. Cost: O(1) amortized.
+  /// due or worker messages wait. Cost: O(1) amortized. Re-entry: anywhere.
   std::optional<Duration> next_wake(Instant now);
-  /// next_wake() from the time source's now().
+  /// next_wake() from the time source's now(). Re-entry: anywhere.
   std::optional<Duration> next_wake();
   /// The instant of the next wake-up, or nullopt. Drives ManualClock::run_until_idle().
+  /// Re-entry: anywhere.
   std::optional<Instant> next_due();
 
  private:
