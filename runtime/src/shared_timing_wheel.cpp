@@ -79,18 +79,31 @@ std::string bad_link(const char* field, std::uint32_t value, const SharedView& v
          " of " + std::to_string(v.capacity) + ")";
 }
 
-// What link_tail() and unlink() touch for slot `slot`, checked: "" when usable.
+// What link_tail() touches for slot `slot`, checked: "" when usable. The head's backward link
+// must name the list's tail: a node whose forward link ends the list.
 std::string check_tail(const SharedView& v, std::uint32_t slot) {
   const std::uint32_t head = v.heads[slot];
   if (!v.link_or_none(head)) return bad_link("a slot head", head, v);
-  if (head != 0 && !v.is_link(v.node(head).prev)) return bad_link("a slot's tail link", v.node(head).prev, v);
+  if (head == 0) return {};
+  const std::uint32_t tail = v.node(head).prev;
+  if (!v.is_link(tail)) return bad_link("a slot's tail link", tail, v);
+  if (v.node(tail).next != 0) return "slot " + std::to_string(slot) + "'s tail link names a timer that is not its last";
   return {};
 }
+
+// What unlink() touches to take node `link` out of slot `slot`, checked: "" when usable. The
+// node must be on that list as its neighbours say: the head, or its predecessor's successor;
+// its successor's predecessor; and a last node must be what the head names as the tail.
 std::string check_linked(const SharedView& v, std::uint32_t slot, std::uint32_t link) {
   const SharedNode& n = v.node(link);
-  if (!v.is_link(v.heads[slot])) return bad_link("the slot head of a pending timer", v.heads[slot], v);
+  const std::uint32_t head = v.heads[slot];
+  if (!v.is_link(head)) return bad_link("the slot head of a pending timer", head, v);
   if (!v.link_or_none(n.next)) return bad_link("a timer's next link", n.next, v);
   if (!v.is_link(n.prev)) return bad_link("a timer's previous link", n.prev, v);
+  const std::string where = "timer " + std::to_string(link) + " is not where slot " + std::to_string(slot) + "'s list says";
+  if (head != link && v.node(n.prev).next != link) return where;
+  if (n.next != 0 && head != n.next && v.node(n.next).prev != link) return where;
+  if (n.next == 0 && v.node(head).prev != link) return where;
   return {};
 }
 
@@ -141,6 +154,7 @@ std::string release(const SharedView& v, std::uint32_t link, SharedWheelFault af
   SharedNode& n = v.node(link);
   const std::uint32_t slot = v.slot_of(n);
   if (std::string bad = check_linked(v, slot, link); !bad.empty()) return bad;
+  if (load(h.count) == 0) return "the count is 0, but a timer is pending";
   store(n.tag, detail::tag_freed(n.tag));
   step_boundary();
   fault_point(after_tag);
@@ -289,13 +303,15 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
     if (bad.empty()) fired.push_back(payload);
     return bad;
   };
-  if (load(h.count) == 0) {
+  // The count is not trusted to skip work: a damaged one would hide pending timers for good.
+  // An unused wheel has nothing to visit; otherwise the walks below are bounded anyway.
+  if (v.used() == 0) {
     // Nothing to visit.
   } else if (static_cast<std::uint64_t>(ticks) < slots) {
     // Tick by tick: the hand visits one bucket per tick and fires what is due there (a timer
     // of a later round stays). The clock moves after each tick's timers are out.
     // Each walk is bounded by the nodes in use, so even a damaged list cannot trap the lock.
-    for (std::uint64_t t = now + 1; t <= target && load(h.count) > 0; ++t) {
+    for (std::uint64_t t = now + 1; t <= target; ++t) {
       std::uint32_t link = v.heads[t % slots];
       for (std::uint32_t steps = 0; link != 0; ++steps) {
         if (!v.is_link(link) || steps >= used) return detail::damaged(v, detail::bad_link("a slot's link", link, v));

@@ -96,8 +96,12 @@ std::vector<std::unique_ptr<ThreadTable::Entry>> ThreadTable::release() {
 }
 
 void ThreadTable::set_waker(std::function<void()> waker) {
-  std::lock_guard lock(link_->mutex);
-  link_->waker = std::move(waker);
+  {
+    std::lock_guard lock(link_->mutex);
+    link_->waker.swap(waker);
+  }
+  // `waker` now holds the old one: destroyed here, after the lock, since destroying it runs app
+  // code that may call set_waker() again (or hold up a worker that rings meanwhile).
 }
 
 Status ThreadTable::start(ThreadId id, Thread thread) {

@@ -413,6 +413,13 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
       break;
     }
   }
+  if (next <= frame_start && frame_start == Instant::max_for(frame_start.kind())) {
+    // The end of the timeline: its next due time saturated to this very instant, and no frame
+    // comes after it. The timer has run for the last time; it stays until removed.
+    s.due = next;
+    s.exact = next;
+    return;
+  }
   enqueue(i, next);
 }
 

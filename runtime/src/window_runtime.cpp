@@ -17,6 +17,7 @@ struct WindowRuntime::Impl {
       : source(std::move(s)),
         options(o),
         origin(source.now()),
+        latest(origin),
         timers(origin, o.queue),
         threads(std::make_shared<detail::RuntimeLink>(),
                 detail::ThreadLimits{std::max<std::uint32_t>(o.messages_per_frame, 1),
@@ -25,6 +26,7 @@ struct WindowRuntime::Impl {
   TimeSource source;
   Options options;
   Instant origin;
+  mutable Instant latest;  // the latest instant used: the origin, frame starts, changes applied
   detail::TimerTable timers;
   detail::ThreadTable threads;
   std::optional<Instant> last_frame;
@@ -33,9 +35,21 @@ struct WindowRuntime::Impl {
   ChangeSet* running = nullptr;
   // Set when the destructor starts: what the captures it destroys ask for is refused (closed).
   bool closing = false;
+  // Calls in progress that may run app code (a destructor of something a callback captured):
+  // the runtime must not be destroyed inside them.
+  int busy = 0;
+  struct Busy {
+    explicit Busy(Impl& m) : impl(m) { ++impl.busy; }
+    ~Busy() { --impl.busy; }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+    Impl& impl;
+  };
   std::thread::id owner = std::this_thread::get_id();
 
   bool on_ui_thread() const { return std::this_thread::get_id() == owner; }
+  /// Whether questions get real answers: on the UI thread, and not while the runtime goes.
+  bool answering() const { return on_ui_thread() && !closing; }
   /// Whether a call may change the runtime: wrong_thread off the UI thread, closed while the
   /// runtime is being destroyed.
   Status usable() const {
@@ -50,14 +64,14 @@ struct WindowRuntime::Impl {
   static Error closed_error() {
     return Error{Errc::closed, "the window's runtime is being destroyed; it takes no more timers, threads or messages"};
   }
-  /// The latest instant the runtime has reached: the last frame's start, or its origin. Its
-  /// timeline never goes back past it.
-  Instant reached() const { return last_frame.value_or(origin); }
-  /// The instant changes are applied at: now, but never before the last frame (or the origin).
+  /// Where frames may start: at or after the last one (or the origin).
+  Instant frame_floor() const { return last_frame.value_or(origin); }
+  /// The instant changes are applied at: now, but never before an instant the runtime has used
+  /// already (a frame's start, or a change it applied). A clock that steps back does not make a
+  /// timer paused at 98 ms resume as if it were 0 ms.
   Instant current() const {
-    const Instant t = source.now();
-    const Instant floor = reached();
-    return t < floor ? floor : t;
+    latest = later_of(latest, source.now());
+    return latest;
   }
 };
 
@@ -87,9 +101,13 @@ Status add_now(detail::TimerTable& timers, TimerId id, Timer timer, bool system,
 }
 
 // The deferred forms, shared by CallbackContext and by direct calls made inside a callback.
+// A change-set's changes count from when it is applied; the running frame's is sure to be, so a
+// removal recorded there stops its timer at once (it does not run later in that frame), while one
+// recorded in a set of the app's own does nothing until that set is applied: a set dropped
+// unapplied leaves no trace.
 Status defer_add(detail::TimerTable& timers, ChangeSet& changes, TimerId id, Timer timer, bool system) {
   if (Status s = check_new_timer(id, timer, system); !s) return s;
-  if (timers.has_running(id) || changes.adds_timer(id)) {
+  if ((timers.has_running(id) && !changes.removes_timer(id)) || changes.adds_timer(id)) {
     return Error{Errc::already_exists, "a timer with id " + detail::hex(id.value) +
                                            " already exists in this window (or is being added in this frame); "
                                            "remove it first or use TimerId::unique()"};
@@ -125,8 +143,9 @@ Status missing(TimerId id) {
   return Error{Errc::not_found, "no timer with id " + detail::hex(id.value) + " in this window"};
 }
 
-Status defer_remove(detail::TimerTable& timers, ChangeSet& changes, TimerId id) {
-  if (timers.stop(id) || changes.adds_timer(id)) {
+Status defer_remove(detail::TimerTable& timers, ChangeSet& changes, TimerId id, bool frame) {
+  const bool live = frame ? timers.stop(id) : timers.has_running(id) && !changes.removes_timer(id);
+  if (live || changes.adds_timer(id)) {
     changes.remove_timer(id);
     return {};
   }
@@ -156,23 +175,25 @@ WindowRuntime::WindowRuntime(TimeSource source, Options options)
 
 WindowRuntime::~WindowRuntime() {
   Impl& m = *impl_;
-  if (m.running != nullptr) {
-    // The frame on the stack would return into freed memory: stop here, saying why.
-    std::fputs("cadence: a WindowRuntime was destroyed from inside one of its own timer callbacks or write-backs; "
-               "destroy it after the frame (for a window: request_close())\n", stderr);
+  if (m.running != nullptr || m.busy > 0 || m.closing) {
+    // The call on the stack would go on in freed memory: stop here, saying why.
+    std::fputs("cadence: a WindowRuntime was destroyed from inside one of its own calls (a timer callback, a "
+               "write-back, or a destructor that apply(), remove_timer() or the runtime's own destruction set "
+               "off); destroy it after the frame (for a window: request_close())\n",
+               stderr);
     std::abort();
   }
   // From here every call that would change the runtime is refused with `closed`. The workers are
-  // stopped and joined first; then the threads' data and the timers' callbacks are destroyed,
-  // each table swapped for an empty one first, so that what their destructors call finds an
-  // empty, consistent runtime.
+  // stopped and joined first; then both tables are swapped for empty ones, and only then are the
+  // threads' data and the timers' callbacks destroyed, so that what their destructors call finds
+  // an empty, consistent runtime.
   m.closing = true;
   m.threads.shutdown();
-  { const auto doomed = m.threads.release(); }
-  {
-    detail::TimerTable doomed(std::move(m.timers));
-    m.timers = detail::TimerTable(m.origin, m.options.queue);
-  }
+  auto doomed_threads = m.threads.release();
+  auto doomed_timers = std::make_unique<detail::TimerTable>(std::move(m.timers));
+  m.timers = detail::TimerTable(m.origin, m.options.queue);
+  doomed_threads.clear();
+  doomed_timers.reset();
 }
 
 Instant WindowRuntime::now() const { return impl_->source.now(); }
@@ -182,7 +203,8 @@ Duration WindowRuntime::frame_interval() const noexcept {
 }
 
 Status WindowRuntime::set_frame_interval(Duration interval) {
-  if (!impl_->on_ui_thread()) return impl_->usable();
+  if (Status s = impl_->usable(); !s) return s;
+  const Impl::Busy busy(*impl_);
   if (interval <= Duration::zero()) {
     return Error{Errc::invalid_argument,
                  "frame interval " + detail::describe(interval) + " is not positive; pass the monitor's refresh period"};
@@ -196,36 +218,42 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
 
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
   if (Status s = impl_->usable(); !s) return s;
+  const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), false);
   return add_now(impl_->timers, id, std::move(timer), false, impl_->current());
 }
 
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
   if (Status s = impl_->usable(); !s) return s;
+  const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), true);
   return add_now(impl_->timers, id, std::move(timer), true, impl_->current());
 }
 
 Status WindowRuntime::remove_timer(TimerId id) {
   if (Status s = impl_->usable(); !s) return s;
-  if (impl_->running) return defer_remove(impl_->timers, *impl_->running, id);
+  const Impl::Busy busy(*impl_);
+  if (impl_->running) return defer_remove(impl_->timers, *impl_->running, id, /*frame=*/true);
   return impl_->timers.remove(id);
 }
 
 Status WindowRuntime::pause_timer(TimerId id) {
   if (Status s = impl_->usable(); !s) return s;
+  const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, true);
   return impl_->timers.pause(id, impl_->current());
 }
 
 Status WindowRuntime::resume_timer(TimerId id) {
   if (Status s = impl_->usable(); !s) return s;
+  const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, false);
   return impl_->timers.resume(id, impl_->current());
 }
 
 Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
   if (Status s = impl_->usable(); !s) return s;
+  const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_start(impl_->threads, *impl_->running, id, std::move(thread));
   if (Status s = check_new_thread(id, thread); !s) return s;
   return impl_->threads.start(id, std::move(thread));
@@ -233,20 +261,22 @@ Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
 
 Status WindowRuntime::stop_thread(ThreadId id) {
   if (Status s = impl_->usable(); !s) return s;
+  const Impl::Busy busy(*impl_);
   return impl_->threads.stop(id);
 }
 
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
   if (Status s = impl_->usable(); !s) return s;
+  const Impl::Busy busy(*impl_);
   return impl_->threads.send(id, std::move(payload));
 }
 
 // Questions from another thread get the answers of an empty runtime: the tables are the UI
 // thread's, and reading them from another would be a data race.
-bool WindowRuntime::has_thread(ThreadId id) const { return impl_->on_ui_thread() && impl_->threads.contains(id); }
-std::size_t WindowRuntime::thread_count() const noexcept { return impl_->on_ui_thread() ? impl_->threads.size() : 0; }
+bool WindowRuntime::has_thread(ThreadId id) const { return impl_->answering() && impl_->threads.contains(id); }
+std::size_t WindowRuntime::thread_count() const noexcept { return impl_->answering() ? impl_->threads.size() : 0; }
 void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) {
-  return impl_->on_ui_thread() ? impl_->threads.writeback(id, type) : nullptr;
+  return impl_->answering() ? impl_->threads.writeback(id, type) : nullptr;
 }
 
 void WindowRuntime::set_waker(std::function<void()> waker) {
@@ -254,20 +284,25 @@ void WindowRuntime::set_waker(std::function<void()> waker) {
   impl_->threads.set_waker(std::move(waker));
 }
 
-bool WindowRuntime::has_timer(TimerId id) const { return impl_->on_ui_thread() && impl_->timers.has_running(id); }
+bool WindowRuntime::has_timer(TimerId id) const { return impl_->answering() && impl_->timers.has_running(id); }
 std::optional<TimerStatus> WindowRuntime::timer_status(TimerId id) const {
-  if (!impl_->on_ui_thread()) return std::nullopt;
+  if (!impl_->answering()) return std::nullopt;
   return impl_->timers.status(id);
 }
-std::size_t WindowRuntime::timer_count() const noexcept { return impl_->on_ui_thread() ? impl_->timers.size() : 0; }
+std::size_t WindowRuntime::timer_count() const noexcept { return impl_->answering() ? impl_->timers.size() : 0; }
 
-CallbackContext WindowRuntime::context(ChangeSet& changes) { return CallbackContext(*this, changes, impl_->current()); }
+CallbackContext WindowRuntime::context(ChangeSet& changes) {
+  // Off the UI thread the frame's times are not to be read: the context has the origin (and
+  // every change through it is refused anyway).
+  return CallbackContext(*this, changes, impl_->on_ui_thread() ? impl_->current() : impl_->origin);
+}
 
 void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
   if (Status s = impl_->usable(); !s) {
     changes.frame_error(s.error());
     return;
   }
+  const Impl::Busy busy(*impl_);
   if (impl_->running) {
     changes.frame_error(Error{Errc::reentrant_call,
                               "run_timers() was called from inside a timer callback or write-back; a frame runs "
@@ -282,7 +317,7 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
                                                         " clock; pass runtime.now(). No timer ran"});
     return;
   }
-  if (const Instant floor = impl_->reached(); frame_start < floor) {
+  if (const Instant floor = impl_->frame_floor(); frame_start < floor) {
     changes.frame_error(Error{Errc::clock_went_backwards,
                               "the time source went back by " + detail::describe(floor - frame_start) +
                                   (impl_->last_frame ? " between two frames" : " since the runtime was made") +
@@ -290,6 +325,7 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
     frame_start = floor;
   }
   impl_->last_frame = frame_start;
+  impl_->latest = later_of(impl_->latest, frame_start);
   CallbackContext context(*this, changes, frame_start);
   impl_->running = &changes;
   struct Reset {
@@ -304,6 +340,7 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
     changes.frame_error(s.error());
     return;
   }
+  const Impl::Busy busy(*impl_);
   if (impl_->running) {
     changes.frame_error(Error{Errc::reentrant_call,
                               "run_threads() was called from inside a timer callback or write-back; a frame runs "
@@ -328,15 +365,20 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
                                                                          detail::num(dropped) + " changes were dropped"}});
     return report;  // `changes` goes here: what its timers captured may call the runtime, refused too
   }
+  const Impl::Busy busy(*impl_);
   if (impl_->running) {
     // From inside a timer callback or a write-back: the frame is using the tables, so the
     // changes join the frame's own change-set, which apply() carries out after every callback.
+    // A removal that reaches the frame stops its timer at once, as one made in it would.
+    for (const Change& c : changes.changes()) {
+      if (const auto* remove = std::get_if<RemoveTimer>(&c)) (void)impl_->timers.stop(remove->id);
+    }
     report.deferred = changes.changes().size();
     impl_->running->append(std::move(changes));
     return report;
   }
   report.update = changes.update();
-  const Instant at = impl_->current();
+  const Instant began = impl_->current();
   detail::TimerTable& timers = impl_->timers;
   const auto record = [&report](TimerId id, Status s) {
     if (s) {
@@ -346,6 +388,9 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
     }
   };
   for (Change& change : changes.changes_) {
+    // The changes count from when apply() began, or from a later instant that a destructor it
+    // set off used meanwhile (a frame it ran): the timeline never goes back.
+    const Instant at = later_of(began, impl_->latest);
     if (auto* add = std::get_if<AddTimer>(&change)) {
       record(add->id, add_now(timers, add->id, std::move(add->timer), add->system, at));
     } else if (auto* remove = std::get_if<RemoveTimer>(&change)) {
@@ -381,7 +426,7 @@ ApplyReport WindowRuntime::poll(Instant frame_start) {
 }
 
 std::optional<Instant> WindowRuntime::next_due() {
-  if (!impl_->on_ui_thread()) return std::nullopt;
+  if (!impl_->answering()) return std::nullopt;
   if (impl_->threads.pending()) return impl_->current();  // worker messages wait: now
   return impl_->timers.next_due(impl_->options.frame_interval, impl_->last_frame);
 }
@@ -410,7 +455,7 @@ Status CallbackContext::add_system_timer(TimerId id, Timer timer) {
 }
 Status CallbackContext::remove_timer(TimerId id) {
   if (Status s = runtime_.impl_->usable(); !s) return s;
-  return defer_remove(runtime_.impl_->timers, changes_, id);
+  return defer_remove(runtime_.impl_->timers, changes_, id, &changes_ == runtime_.impl_->running);
 }
 Status CallbackContext::pause_timer(TimerId id) {
   if (Status s = runtime_.impl_->usable(); !s) return s;

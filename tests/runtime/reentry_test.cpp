@@ -290,7 +290,144 @@ TEST_P(ReentryTest, DestroyingTheRuntimeInsideItsOwnFrameStopsWithAMessage) {
         (void)c.advance(1ms);
         (void)doomed->poll(c.now());
       },
-      "destroyed from inside one of its own timer callbacks or write-backs");
+      "destroyed from inside one of its own calls");
+}
+
+TEST_P(ReentryTest, DestroyingTheRuntimeFromADestructorThatApplySetOffStopsWithAMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        ManualClock c;
+        auto* doomed = new WindowRuntime(c.source(), options());
+        const TimerId id = TimerId::unique();
+        (void)doomed->add_timer(id, guarded(Timer::every(1s, [](TimerCallbackInfo&) {}), [doomed] { delete doomed; }));
+        ChangeSet changes;
+        changes.remove_timer(id);  // the capture goes inside apply(), which goes on after it
+        changes.add_timer(TimerId::unique(), Timer::every(1s, [](TimerCallbackInfo&) {}));
+        (void)doomed->apply(std::move(changes));
+      },
+      "destroyed from inside one of its own calls");
+  EXPECT_DEATH(
+      {
+        ManualClock c;
+        auto* doomed = new WindowRuntime(c.source(), options());
+        const TimerId id = TimerId::unique();
+        (void)doomed->add_timer(id, guarded(Timer::every(1s, [](TimerCallbackInfo&) {}), [doomed] { delete doomed; }));
+        (void)doomed->remove_timer(id);
+      },
+      "destroyed from inside one of its own calls");
+}
+
+// ---- found by review: each a probe that failed before ----------------------------------------
+
+TEST_P(ReentryTest, AChangeSetDroppedUnappliedLeavesNoTrace) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("kept").with_delay(10ms).with_interval(10ms));
+  {
+    ChangeSet dropped;
+    CallbackContext own = runtime.context(dropped);
+    ASSERT_TRUE(own.remove_timer(id).ok());
+    EXPECT_TRUE(runtime.has_timer(id)) << "nothing happens until the set is applied";
+    EXPECT_EQ(own.remove_timer(id).error().code, Errc::not_found) << "the set removes it already";
+  }
+  run_until(30);
+  EXPECT_EQ(times("kept"), (Times{10, 20, 30})) << "the timer goes on";
+  ChangeSet again;
+  CallbackContext context = runtime.context(again);
+  EXPECT_TRUE(context.remove_timer(id).ok());
+  EXPECT_TRUE(context.add_timer(id, logged("restarted").with_delay(5ms).with_timeout(5ms)).ok())
+      << "a restart through the app's own set: the set removes the old one first";
+  EXPECT_TRUE(runtime.apply(std::move(again)).failures.empty());
+  run_until(100);
+  EXPECT_EQ(times("kept"), (Times{10, 20, 30}));
+  EXPECT_EQ(times("restarted"), Times{35});
+}
+
+TEST_P(ReentryTest, ARemovalHandedOnToTheFrameStopsItsTimerAtOnce) {
+  const TimerId victim = TimerId::unique();
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo&) {
+        ChangeSet mine;
+        CallbackContext own = runtime.context(mine);
+        ASSERT_TRUE(own.remove_timer(victim).ok());
+        EXPECT_TRUE(runtime.has_timer(victim)) << "not yet: the set is not applied";
+        EXPECT_EQ(runtime.apply(std::move(mine)).deferred, 1u);
+        EXPECT_FALSE(runtime.has_timer(victim)) << "handed on to the frame: stopped now";
+      }));
+  add(victim, logged("victim").with_delay(10ms).with_timeout(10ms));  // due in the same frame, later
+  frame(10);
+  EXPECT_TRUE(times("victim").empty());
+  EXPECT_FALSE(runtime.has_timer(victim));
+  EXPECT_TRUE(last.failures.empty());
+}
+
+TEST_P(ReentryTest, ChangesAppliedAfterAFrameThatADestructorRanCountFromThatFrame) {
+  const TimerId first = TimerId::unique();
+  add(first, guarded(Timer::every(1s, [](TimerCallbackInfo&) {}), [&] {
+        ASSERT_TRUE(clock.set(at_ms(100)).ok());
+        (void)runtime.poll(clock.now());  // a frame at 100 ms, from inside apply()
+      }));
+  ChangeSet changes;
+  changes.remove_timer(first);
+  const TimerId later = TimerId::unique();
+  changes.add_timer(later, logged("later").with_delay(50ms).with_timeout(50ms));
+  EXPECT_TRUE(runtime.apply(std::move(changes)).failures.empty());
+  EXPECT_EQ(runtime.timer_status(later)->created, at_ms(100)) << "never before the frame that came first";
+  run_until(200);
+  EXPECT_EQ(times("later"), Times{150});
+}
+
+TEST_P(ReentryTest, ReplacingTheWakerFromTheOldWakersDestructor) {
+  int calls = 0;
+  auto guard = std::make_shared<OnDestroy>([&] { runtime.set_waker([&] { ++calls; }); });
+  runtime.set_waker([guard] {});
+  guard.reset();
+  runtime.set_waker([] {});  // destroys the first waker, which sets a third: no deadlock
+  const ThreadId id = ThreadId::unique();
+  auto posted = std::make_shared<std::atomic<bool>>(false);
+  ASSERT_TRUE(runtime.start_thread(id, Thread::create(0, 0, [posted](int, ThreadSender<int>& out, ThreadReceiver&) {
+    out.update();
+    posted->store(true);
+  })).ok());
+  while (!posted->load()) std::this_thread::yield();
+  EXPECT_EQ(calls, 1) << "the waker set last, from the destructor, is the one in place";
+}
+
+TEST_P(ReentryTest, WhileTheRuntimeIsDestroyedItsTablesAreEmptyToEveryDestructor) {
+  auto doomed = std::make_unique<WindowRuntime>(clock.source(), options());
+  WindowRuntime& rt = *doomed;
+  const TimerId timer = TimerId::unique();
+  ASSERT_TRUE(rt.add_timer(timer, logged("t").with_delay(1s).with_interval(1s)).ok());
+  std::vector<bool> seen;
+  struct Data {
+    std::shared_ptr<OnDestroy> guard;
+  };
+  const ThreadId thread = ThreadId::unique();
+  ASSERT_TRUE(rt.start_thread(thread, Thread::create(0, Data{std::make_shared<OnDestroy>([&] {
+                                                    seen.push_back(rt.has_timer(timer));
+                                                    seen.push_back(rt.timer_count() != 0);
+                                                    seen.push_back(rt.timer_status(timer).has_value());
+                                                    seen.push_back(rt.next_due().has_value());
+                                                    seen.push_back(rt.has_thread(thread));
+                                                    seen.push_back(rt.set_frame_interval(5ms).ok());
+                                                  })},
+                                                  [](int, ThreadSender<Data>&, ThreadReceiver&) {}))
+                  .ok());
+  doomed.reset();
+  EXPECT_EQ(seen, std::vector<bool>(6, false)) << "thread data destroyed with the runtime sees it empty and closed";
+}
+
+TEST_P(ReentryTest, AtTheEndOfTheTimelineATimerRunsOnceMore) {
+  ManualClock end(Instant::max_for(ClockKind::tick) - 10ms);
+  WindowRuntime rt(end.source(), options());
+  int small = 0, huge = 0;
+  ASSERT_TRUE(rt.add_timer(TimerId::unique(), Timer::every(1ms, [&](TimerCallbackInfo&) { ++small; })).ok());
+  ASSERT_TRUE(rt.add_timer(TimerId::unique(), Timer::every(Duration::max(), [&](TimerCallbackInfo&) { ++huge; })).ok());
+  ASSERT_TRUE(end.set(Instant::max_for(ClockKind::tick)).ok());
+  for (int k = 0; k < 5; ++k) (void)rt.poll(end.now());
+  EXPECT_EQ(small, 1) << "its next due time saturates to the last instant: it never runs again";
+  EXPECT_EQ(huge, 1);
+  EXPECT_EQ(rt.timer_count(), 2u) << "both stay until removed";
+  EXPECT_NE(rt.next_wake(), Duration::zero()) << "and the loop does not spin on them";
 }
 
 }  // namespace

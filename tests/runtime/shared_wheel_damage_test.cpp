@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <functional>
@@ -42,6 +43,25 @@ class Scribbler {
   }
   SharedNode& node(std::uint32_t link) const {
     return reinterpret_cast<SharedNode*>(static_cast<char*>(base_) + detail::nodes_offset(kSlots))[link - 1];
+  }
+
+ private:
+  std::size_t size_;
+  void* base_;
+};
+
+/// The same for the small wheels below (8 slots, 16 timers).
+class Scribbler8 {
+ public:
+  explicit Scribbler8(int fd) : size_(detail::mapping_bytes(8, 16)) {
+    base_ = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  }
+  ~Scribbler8() {
+    if (base_ != MAP_FAILED) ::munmap(base_, size_);
+  }
+  SharedHeader& header() const { return *static_cast<SharedHeader*>(base_); }
+  SharedNode& node(std::uint32_t link) const {
+    return reinterpret_cast<SharedNode*>(static_cast<char*>(base_) + detail::nodes_offset(8))[link - 1];
   }
 
  private:
@@ -190,6 +210,65 @@ TEST(SharedWheelDamageTest, ACancelMeetingADamagedListStillCancels) {
   EXPECT_EQ(p.wheel.stats().recoveries, 1u);
   EXPECT_EQ(p.wheel.check(), "");
   EXPECT_FALSE(p.wheel.cancel(victim)) << "once";
+}
+
+// ---- damage that stays in range: wrong, but only a consistency check can tell ------------------
+
+TEST(SharedWheelDamageTest, ATailLinkNamingAnotherTimerOfItsListIsCaughtBeforeTheListIsCut) {
+  auto w = SharedTimingWheel::memfd("tail", 8, 16);
+  ASSERT_TRUE(w.ok());
+  for (std::uint64_t p : {101, 102, 103}) ASSERT_TRUE(w->add(1, p).ok());  // links 1, 2, 3 in slot 1
+  Scribbler8 s(w->memfd());
+  s.node(1).prev = 1;  // the head's tail link names itself, not node 3
+  auto added = w->add(1, 104);
+  ASSERT_FALSE(added.ok()) << "appending after node 1 would cut off 2 and 3";
+  EXPECT_EQ(added.error().code, Errc::corrupt);
+  EXPECT_EQ(w->check(), "");
+  ASSERT_TRUE(w->add(1, 104).ok());
+  EXPECT_EQ(*w->advance(1), (std::vector<std::uint64_t>{101, 102, 103, 104})) << "nothing lost";
+}
+
+TEST(SharedWheelDamageTest, ATimerWhoseDueTickWasDamagedCannotUnlinkAnotherSlotsList) {
+  auto w = SharedTimingWheel::memfd("expire", 8, 16);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE(w->add(1, 101).ok());               // A: link 1, slot 1
+  const SharedTimerId b = *w->add(1, 102);        // B: link 2, slot 1
+  Scribbler8 s(w->memfd());
+  s.node(2).expire = 2;                           // B's record now names slot 2
+  ASSERT_TRUE(w->add(2, 201).ok());               // C: slot 2
+  (void)w->cancel(b);                             // meets B where its record does not say
+  EXPECT_EQ(w->check(), "") << "slot 2's list untouched";
+  ASSERT_TRUE(w->add(2, 202).ok());               // D, undamaged, due at tick 2
+  auto first = w->advance(1);
+  ASSERT_TRUE(first.ok());
+  auto second = w->advance(1);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_NE(std::find(second->begin(), second->end(), 202u), second->end()) << "D fires on time";
+  EXPECT_NE(std::find(second->begin(), second->end(), 201u), second->end());
+}
+
+TEST(SharedWheelDamageTest, ACountTooSmallNeitherHidesTimersNorWrapsAround) {
+  auto w = SharedTimingWheel::memfd("count", 8, 16);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE(w->add(2, 201).ok());
+  ASSERT_TRUE(w->add(4, 204).ok());
+  Scribbler8 s(w->memfd());
+  s.header().count = 1;
+  std::vector<std::uint64_t> fired;
+  const Status first = w->advance(5, fired);
+  std::vector<std::uint64_t> more;
+  const Status second = w->advance(8, more);
+  fired.insert(fired.end(), more.begin(), more.end());
+  EXPECT_FALSE(first.ok()) << "firing the second timer finds the count already at 0";
+  EXPECT_EQ(first.error().code, Errc::corrupt);
+  EXPECT_TRUE(second.ok());
+  EXPECT_EQ(fired, (std::vector<std::uint64_t>{201, 204})) << "both fire: the count does not decide what is visited";
+  EXPECT_EQ(w->count(), 0u) << "rebuilt, never wrapped below 0";
+  const SharedTimerId id = *w->add(3, 304);
+  s.header().count = 0;
+  EXPECT_TRUE(w->cancel(id)) << "a count of 0 with a timer pending: rebuilt, then cancelled";
+  EXPECT_EQ(w->count(), 0u);
+  EXPECT_EQ(w->check(), "");
 }
 
 // ---- sealing --------------------------------------------------------------------------------

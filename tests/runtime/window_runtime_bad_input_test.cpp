@@ -165,5 +165,19 @@ TEST_P(BadInputTest, ATimeSourceThatReadsEarlierThanTheRuntimesOriginIsClampedTo
   EXPECT_EQ(ran[0], ms_of(*due));
 }
 
+TEST_P(BadInputTest, AClockThatStepsBackBetweenChangesDoesNotBringATimerForward) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("t").with_delay(50ms).with_timeout(50ms));  // due at 50 ms
+  ASSERT_TRUE(clock.set(at_ms(98)).ok());                    // no frame since 0
+  ASSERT_TRUE(runtime.pause_timer(id).ok());                 // overdue at 98 ms: nothing left
+  ASSERT_TRUE(clock.set(at_ms(0)).ok());                     // the source steps back
+  ASSERT_TRUE(runtime.resume_timer(id).ok());
+  EXPECT_EQ(runtime.timer_status(id)->next_due, at_ms(98)) << "resumed where the runtime had got to, not at 0 ms";
+  frame(10);
+  EXPECT_TRUE(times("t").empty()) << "never before 50 ms";
+  frame(98);
+  EXPECT_EQ(times("t"), Times{98});
+}
+
 }  // namespace
 }  // namespace cadence::testing

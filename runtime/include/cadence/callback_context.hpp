@@ -7,6 +7,10 @@
 //   when the frame's changes are applied, so it never runs in the frame that added it.
 // - remove_timer(): the timer stops at once: if it was due later in this same frame it does not
 //   run. It is removed when the changes are applied. A callback may remove itself.
+// A context of the app's own (WindowRuntime::context() with a change-set the app applies later)
+// changes nothing until that set is applied: there a removal, too, waits for apply() (inside a
+// frame, apply() hands the set on and its removals stop their timers then), and a set dropped
+// unapplied leaves no trace.
 // - pause_timer(), resume_timer(): take effect when the changes are applied.
 // - request_redraw(): the largest request of the frame wins.
 //
@@ -50,9 +54,9 @@ class CallbackContext {
   /// Adds a system timer (ids 0x0001-0x00FF, used by the window layer). Errors: as add_timer,
   /// with the id rule reversed.
   Status add_system_timer(TimerId id, Timer timer);
-  /// Stops a timer now and removes it when the changes are applied; a timer this context is
-  /// adding is simply not added. O(1). Errors: not_found when no live timer has that id
-  /// (nothing changes).
+  /// Removes a timer when the changes are applied (a callback's context also stops it now, see
+  /// above); a timer this context is adding is simply not added. O(1). Errors: not_found when
+  /// no live timer has that id, or this set removes it already (nothing changes).
   Status remove_timer(TimerId id);
   /// Pauses a timer, keeping the time left to its next run and to its timeout. Pausing a paused
   /// timer changes nothing. Errors: not_found.
@@ -60,7 +64,8 @@ class CallbackContext {
   /// Resumes a paused timer with the time it had left. Resuming a running timer changes nothing.
   /// Errors: not_found.
   Status resume_timer(TimerId id);
-  /// True when a timer with that id is live and not stopped in this frame.
+  /// True when a timer with that id is live and not stopped in this frame (a removal recorded in
+  /// an app's own set, not applied yet, does not count).
   bool has_timer(TimerId id) const;
 
   /// Starts a background thread when the frame's changes are applied. Checked at once.

@@ -81,7 +81,7 @@ class ChangeSet {
   }
   void remove_timer(TimerId id) {
     changes_.emplace_back(RemoveTimer{id});
-    pending_adds_.erase(id);
+    note_remove(id);
   }
   void pause_timer(TimerId id) { changes_.emplace_back(PauseTimer{id}); }
   void resume_timer(TimerId id) { changes_.emplace_back(ResumeTimer{id}); }
@@ -96,6 +96,8 @@ class ChangeSet {
   bool starts_thread(ThreadId id) const { return pending_threads_.contains(id); }
   /// True when this set adds a timer with that id (and does not remove it again).
   bool adds_timer(TimerId id) const { return pending_adds_.contains(id); }
+  /// True when this set removes the timer that has that id now (not one it adds itself).
+  bool removes_timer(TimerId id) const { return pending_removes_.contains(id); }
   /// Asks for a redraw (the largest request of the frame wins).
   void request(Update update) noexcept { update_ = merge(update_, update); }
   /// Moves every change of `later` to the end of this set, in order, and merges its redraw
@@ -103,7 +105,7 @@ class ChangeSet {
   void append(ChangeSet&& later) {
     for (Change& c : later.changes_) {
       if (const auto* add = std::get_if<AddTimer>(&c)) pending_adds_.insert(add->id);
-      if (const auto* remove = std::get_if<RemoveTimer>(&c)) pending_adds_.erase(remove->id);
+      if (const auto* remove = std::get_if<RemoveTimer>(&c)) note_remove(remove->id);
       if (const auto* start = std::get_if<StartThread>(&c)) pending_threads_.insert(start->id);
       changes_.push_back(std::move(c));
     }
@@ -118,8 +120,13 @@ class ChangeSet {
 
  private:
   friend class WindowRuntime;  // apply() moves the changes out
+  // A removal cancels an add of this set, or else removes the timer that has the id now.
+  void note_remove(TimerId id) {
+    if (pending_adds_.erase(id) == 0) pending_removes_.insert(id);
+  }
   std::vector<Change> changes_;
   std::unordered_set<TimerId> pending_adds_;
+  std::unordered_set<TimerId> pending_removes_;
   std::unordered_set<ThreadId> pending_threads_;
   Update update_ = Update::nothing;
 };

@@ -49,8 +49,10 @@
 // - While the runtime itself is destroyed (what its timers and threads captured is destroyed
 //   then): a change is refused with `closed`, apply() drops its changes and reports `closed`,
 //   run_timers() and run_threads() report `closed`, and questions see an empty runtime.
-// - The destructor is the one member that may not be called inside a frame of its own: it
-//   stops the process with a message saying so (the frame would return into freed memory).
+// - The destructor is the one member that may not be called from inside one of the runtime's
+//   own calls that run app code (a frame, apply(), remove_timer() and the other changes, whose
+//   destructors may run app code, or the runtime's own destruction): it stops the process with a
+//   message saying so, since the call would go on in freed memory.
 #pragma once
 
 #include <cstdint>
@@ -108,7 +110,7 @@ class WindowRuntime {
   WindowRuntime(TimeSource source, Options options);
   /// Stops the threads and joins them (at most join_deadline), then destroys the threads' data
   /// and the timers' callbacks; what their destructors call is refused with `closed`.
-  /// Re-entry: not inside one of its own frames (stops the process with a message). Thread: UI.
+  /// Re-entry: not inside one of its own calls (stops the process with a message). Thread: UI.
   ~WindowRuntime();
   WindowRuntime(const WindowRuntime&) = delete;
   WindowRuntime& operator=(const WindowRuntime&) = delete;
@@ -176,8 +178,10 @@ class WindowRuntime {
   }
   /// Sets the function a worker calls to wake the event loop after it posts into an empty
   /// channel (glfwPostEmptyEvent for a GLFW window): once per batch, never per message. It runs
-  /// on worker threads and is never called once the runtime is gone. Re-entry: anywhere; while
-  /// the runtime is destroyed (or from another thread) it changes nothing.
+  /// on worker threads and is never called once the runtime is gone; it must be quick and must
+  /// not block or call the runtime (workers that post meanwhile wait for it). The old waker is
+  /// destroyed after the new one is in place. Re-entry: anywhere, the old waker's destructor
+  /// included; while the runtime is destroyed (or from another thread) it changes nothing.
   void set_waker(std::function<void()> waker);
 
   /// A context for event callbacks of the coming frame, recording into `changes`. O(1).
