@@ -349,6 +349,22 @@ TEST(SharedWheelCrashTest, AProcessBlockedBehindAKilledLockHolderGoesOn) {
   EXPECT_EQ(fire_all(p.wheel), expected) << "the killed add (999) left no timer; the waiter's (1000) fired";
 }
 
+TEST(SharedWheelCrashTest, StatsIsOneSnapshotTakenUnderTheLock) {
+  Populated p = populate();
+  const pid_t holder = spawn_lock_holder(p.wheel);  // inside add(): linked, not yet counted
+  ASSERT_GT(holder, 0);
+  const pid_t reader = spawn([&]() -> int {
+    const SharedWheelStats s = p.wheel.stats();  // waits for the lock: never half an operation
+    return s.count == 20 && s.recoveries == 1 ? 0 : 1;
+  });
+  const auto asleep_by = std::chrono::steady_clock::now() + 10s;
+  while (!process_is_sleeping(reader) && std::chrono::steady_clock::now() < asleep_by) std::this_thread::yield();
+  EXPECT_TRUE(process_is_sleeping(reader)) << "stats() waits while another process is inside an operation";
+  ASSERT_EQ(::kill(holder, SIGKILL), 0);
+  EXPECT_TRUE(killed(wait_for(holder)));
+  EXPECT_TRUE(exited_ok(wait_for(reader))) << "it then saw the repaired wheel: 20 timers, one repair";
+}
+
 TEST(SharedWheelCrashTest, ARepairCutShortIsRedoneByTheNextProcess) {
   Populated p = populate();
   const pid_t first = spawn([&]() -> int {
