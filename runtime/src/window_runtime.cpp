@@ -38,6 +38,15 @@ struct WindowRuntime::Impl {
   // Calls in progress that may run app code (a destructor of something a callback captured):
   // the runtime must not be destroyed inside them.
   int busy = 0;
+  // apply() calls in progress: a frame may not start inside one (it would see its changes half
+  // applied: a timer added there whose removal comes later in the same set).
+  int applying = 0;
+  /// Why a frame may not run now, or an empty message when it may.
+  const char* reentry() const {
+    if (running) return "from inside a timer callback or write-back; a frame runs its timers and threads once";
+    if (applying > 0) return "from inside apply() (a destructor it set off); the frame's changes are still being applied";
+    return "";
+  }
   struct Busy {
     explicit Busy(Impl& m) : impl(m) { ++impl.busy; }
     ~Busy() { --impl.busy; }
@@ -303,10 +312,8 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
     return;
   }
   const Impl::Busy busy(*impl_);
-  if (impl_->running) {
-    changes.frame_error(Error{Errc::reentrant_call,
-                              "run_timers() was called from inside a timer callback or write-back; a frame runs "
-                              "its timers once. No timer ran"});
+  if (const std::string why = impl_->reentry(); !why.empty()) {
+    changes.frame_error(Error{Errc::reentrant_call, "run_timers() was called " + why + ". No timer ran"});
     return;
   }
   if (frame_start.kind() != impl_->source.kind()) {
@@ -341,10 +348,8 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
     return;
   }
   const Impl::Busy busy(*impl_);
-  if (impl_->running) {
-    changes.frame_error(Error{Errc::reentrant_call,
-                              "run_threads() was called from inside a timer callback or write-back; a frame runs "
-                              "its threads once. No message was delivered"});
+  if (const std::string why = impl_->reentry(); !why.empty()) {
+    changes.frame_error(Error{Errc::reentrant_call, "run_threads() was called " + why + ". No message was delivered"});
     return;
   }
   CallbackContext context(*this, changes, impl_->last_frame ? *impl_->last_frame : impl_->current());
@@ -378,6 +383,11 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
     return report;
   }
   report.update = changes.update();
+  ++impl_->applying;
+  struct Applied {
+    int& applying;
+    ~Applied() { --applying; }
+  } applied{impl_->applying};
   const Instant began = impl_->current();
   detail::TimerTable& timers = impl_->timers;
   const auto record = [&report](TimerId id, Status s) {

@@ -360,18 +360,40 @@ TEST_P(ReentryTest, ARemovalHandedOnToTheFrameStopsItsTimerAtOnce) {
   EXPECT_TRUE(last.failures.empty());
 }
 
-TEST_P(ReentryTest, ChangesAppliedAfterAFrameThatADestructorRanCountFromThatFrame) {
+TEST_P(ReentryTest, AFrameFromADestructorThatApplySetOffRunsNothing) {
+  // The set adds a timer and removes it again; a frame between the two would run it.
+  const TimerId first = TimerId::unique();
+  ApplyReport nested;
+  add(first, guarded(Timer::every(1s, [](TimerCallbackInfo&) {}), [&] { nested = runtime.poll(runtime.now()); }));
+  const TimerId brief = TimerId::unique();
+  ChangeSet changes;
+  CallbackContext context = runtime.context(changes);
+  ASSERT_TRUE(context.add_timer(brief, logged("brief")).ok());  // due at once
+  ASSERT_TRUE(context.remove_timer(first).ok());
+  ASSERT_TRUE(context.remove_timer(brief).ok());  // not added after all
+  EXPECT_TRUE(runtime.apply(std::move(changes)).failures.empty());
+  ASSERT_EQ(nested.failures.size(), 2u);
+  EXPECT_EQ(nested.failures[0].error.code, Errc::reentrant_call);
+  EXPECT_NE(nested.failures[0].error.message.find("inside apply()"), std::string::npos);
+  EXPECT_TRUE(times("brief").empty());
+  run_until(100);
+  EXPECT_TRUE(times("brief").empty()) << "a timer removed in the set that added it never runs";
+  EXPECT_EQ(runtime.timer_count(), 0u);
+}
+
+TEST_P(ReentryTest, ChangesAppliedAfterADestructorUsedALaterInstantCountFromIt) {
   const TimerId first = TimerId::unique();
   add(first, guarded(Timer::every(1s, [](TimerCallbackInfo&) {}), [&] {
         ASSERT_TRUE(clock.set(at_ms(100)).ok());
-        (void)runtime.poll(clock.now());  // a frame at 100 ms, from inside apply()
+        EXPECT_TRUE(runtime.add_timer(TimerId::unique(), logged("direct").with_delay(1ms).with_timeout(1ms)).ok());
       }));
+  ASSERT_TRUE(clock.set(at_ms(0)).ok());
   ChangeSet changes;
   changes.remove_timer(first);
   const TimerId later = TimerId::unique();
   changes.add_timer(later, logged("later").with_delay(50ms).with_timeout(50ms));
   EXPECT_TRUE(runtime.apply(std::move(changes)).failures.empty());
-  EXPECT_EQ(runtime.timer_status(later)->created, at_ms(100)) << "never before the frame that came first";
+  EXPECT_EQ(runtime.timer_status(later)->created, at_ms(100)) << "never before an instant the runtime has used";
   run_until(200);
   EXPECT_EQ(times("later"), Times{150});
 }

@@ -45,7 +45,9 @@
 //   run nothing and report reentrant_call; questions are answered at once.
 // - From the destructor of something a callback captured (a timer that was removed or ended, a
 //   thread's data, a change-set dropped unapplied): as from wherever it is destroyed. The runtime
-//   destroys a callback only once it is done with it, so even apply() and poll() are safe there.
+//   destroys a callback only once it is done with it, so even apply() is safe there. A frame
+//   from inside apply() (run_timers(), run_threads(), poll() in a destructor that apply() set
+//   off) runs nothing and reports reentrant_call: it would see the changes half applied.
 // - While the runtime itself is destroyed (what its timers and threads captured is destroyed
 //   then): a change is refused with `closed`, apply() drops its changes and reports `closed`,
 //   run_timers() and run_threads() report `closed`, and questions see an empty runtime.
@@ -193,13 +195,13 @@ class WindowRuntime {
   /// Errors (recorded in `changes`, reported by apply): a frame_start earlier than the last one
   /// (or, before the first frame, than the runtime's origin) is clamped to it
   /// (clock_went_backwards); one of another clock kind runs nothing (clock_mismatch).
-  /// Re-entry: inside a frame it runs nothing (reentrant_call).
+  /// Re-entry: inside a frame or inside apply() it runs nothing (reentrant_call).
   void run_timers(Instant frame_start, ChangeSet& changes);
   /// Sends the frame's Tick to every thread and delivers the messages workers sent, within the
   /// per-frame budgets: write-backs run here, on the UI thread. Removes threads that finished
   /// once all they sent is delivered. Cost: O(1) when no worker posted and none waits for
   /// ticks; else O(threads + messages delivered). Errors: as run_timers (recorded in `changes`).
-  /// Re-entry: inside a frame it delivers nothing (reentrant_call).
+  /// Re-entry: inside a frame or inside apply() it delivers nothing (reentrant_call).
   void run_threads(ChangeSet& changes);
   /// Applies a frame's changes in order. Cost: O(changes).
   /// From inside a timer callback or a write-back the changes are not applied here: they join
@@ -211,7 +213,7 @@ class WindowRuntime {
   ApplyReport apply(ChangeSet changes);
   /// One whole frame: run_timers(frame_start), run_threads() and apply(). Returns what apply()
   /// returned. Re-entry: inside a frame it runs nothing and hands on the two reentrant_call
-  /// failures.
+  /// failures; inside apply() it runs nothing and returns them.
   ApplyReport poll(Instant frame_start);
 
   /// How long the loop may sleep from `now`: nullopt when nothing is scheduled (wait for
