@@ -16,7 +16,7 @@ bool HeapTimerQueue::cancel(QueueId id) { return heap_.cancel_at(TimeoutHeap::Ha
 
 AdvanceReport HeapTimerQueue::advance(Ticks now, std::vector<Token>& fired) {
   AdvanceReport report;
-  std::int64_t target_ms = std::min(now.count(), kLastTick.count());
+  std::int64_t target_ms = clamp_to_timeline(now.count());
   if (target_ms < now_ms_) {
     report.clamped_by = Ticks{now_ms_ - target_ms};
     target_ms = now_ms_;

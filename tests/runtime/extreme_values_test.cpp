@@ -285,7 +285,9 @@ void sweep_queue() {
         fired.clear();
         const std::int64_t before = queue.now().count();
         const AdvanceReport report = queue.advance(Ticks{to}, fired);
-        EXPECT_EQ(report.went_backwards(), to < before) << "a time before now() is clamped and reported";
+        const std::int64_t clamped = clamp_to_timeline(to);  // a time before 0 counts as 0
+        EXPECT_EQ(report.went_backwards(), clamped < before) << "a time before now() is clamped and reported";
+        EXPECT_EQ(report.clamped_by.count(), clamped < before ? before - clamped : 0);
         EXPECT_GE(queue.now().count(), before);
         EXPECT_LE(queue.now().count(), kLastTick.count());
       }

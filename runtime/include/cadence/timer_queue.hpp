@@ -58,7 +58,7 @@ struct QueueId {
 /// What one advance() call did.
 struct AdvanceReport {
   std::size_t fired = 0;     ///< tokens appended to the output
-  Ticks clamped_by{0};       ///< > 0 when the requested time was that much earlier than now()
+  Ticks clamped_by{0};       ///< > 0 when the requested time (a negative one counts as 0) was that much earlier than now()
   bool went_backwards() const noexcept { return clamped_by > Ticks{0}; }
 };
 
@@ -69,6 +69,12 @@ constexpr std::int64_t deadline_after(std::int64_t now_ms, std::int64_t after_ms
   if (after_ms < 1) after_ms = 1;
   if (after_ms > max_ms - now_ms) return max_ms;
   return now_ms + after_ms;
+}
+
+/// A requested time moved into the queues' range [0, kLastTick]. O(1). Used by every queue's
+/// advance(), so that no distance computed from it can overflow.
+constexpr std::int64_t clamp_to_timeline(std::int64_t ms) noexcept {
+  return ms < 0 ? 0 : (ms > kLastTick.count() ? kLastTick.count() : ms);
 }
 
 class TimerQueue {

@@ -237,7 +237,7 @@ inline bool TimerWheel::cancel(QueueId id) {
 }
 
 inline AdvanceReport TimerWheel::advance(Ticks now, std::vector<Token>& fired) {
-  const std::int64_t target = now.count() < kLastTick.count() ? now.count() : kLastTick.count();
+  const std::int64_t target = clamp_to_timeline(now.count());
   if (target == now_ms_) return {};
   // Time moves but nothing is due and nothing is moving down: only the clock changes.
   if (target > now_ms_ && coarse_occupied_levels_ == 0 && next_fire_valid_ &&
