@@ -37,11 +37,11 @@ Status not_found(TimerId id) {
 
 }  // namespace
 
-TimerTable::TimerTable(Instant origin, QueueKind kind) : origin_(origin), queue_(make_queue(kind)) {}
+TimerTable::TimerTable(Instant origin, QueueKind kind)
+    : origin_(origin), last_tick_(tick_floor(Instant::max_for(origin.kind()))), queue_(make_queue(kind)) {}
 
 std::int64_t TimerTable::tick_floor(Instant t) const { return floor_div((t - origin_).count(), kNsPerTick); }
 std::int64_t TimerTable::tick_ceil(Instant t) const { return ceil_div((t - origin_).count(), kNsPerTick); }
-std::int64_t TimerTable::last_tick() const { return tick_floor(Instant::max_for(origin_.kind())); }
 Instant TimerTable::instant_of(std::int64_t tick) const {
   constexpr std::int64_t kMaxTicks = Duration::max().count() / kNsPerTick;
   return origin_ + Duration{std::min(tick, kMaxTicks) * kNsPerTick};
@@ -184,7 +184,7 @@ void TimerTable::enqueue(std::uint32_t i, Instant due) {
     const auto grid = static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(slack_ms)));
     // At the end of the timeline the grid would lie past it: the last tick a frame can reach,
     // and never before the due time.
-    tick = std::min(ceil_div(std::max<std::int64_t>(tick_ceil(at), 0), grid) * grid, last_tick());
+    tick = std::min(ceil_div(std::max<std::int64_t>(tick_ceil(at), 0), grid) * grid, last_tick_);
     at = later_of(at, instant_of(tick));
   } else {
     // The queue fires a whole millisecond at once; run() checks the exact instant.
@@ -246,7 +246,7 @@ std::optional<Instant> TimerTable::next_due(Duration frame_interval, std::option
 
 std::optional<Instant> TimerTable::queue_next_exact() {
   const std::optional<Ticks> tick = queue_->next_fire();
-  if (!tick || tick->count() > last_tick()) return std::nullopt;  // nothing a frame can reach
+  if (!tick || tick->count() > last_tick_) return std::nullopt;  // nothing a frame can reach
   // Cached while nothing was scheduled, cancelled or fired, and the queue's next tick is the
   // same: the timers due at that tick are then the same. A fallback is retried once the queue
   // has moved within a second of that tick, since moving may have brought the tick's timers

@@ -79,9 +79,7 @@ class TimerTable {
   std::int64_t tick_floor(Instant t) const;
   std::int64_t tick_ceil(Instant t) const;
   Instant instant_of(std::int64_t tick) const;
-  /// The last tick a frame can reach: the end of the timeline, or of the span a Duration
-  /// covers from the origin.
-  std::int64_t last_tick() const;
+
   /// Queues slot `i` for its due time (or its expiry, if sooner), aligned up for slack.
   void enqueue(std::uint32_t i, Instant due);
   /// Puts slot `i` in the short list, to run at the first frame at or after its `exact`.
@@ -107,6 +105,9 @@ class TimerTable {
   void run_one(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
 
   Instant origin_;
+  // The last tick a frame can reach: the end of the timeline, or of the span a Duration covers
+  // from the origin.
+  std::int64_t last_tick_;
   std::unique_ptr<TimerQueue> queue_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;

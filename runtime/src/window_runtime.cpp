@@ -57,11 +57,11 @@ struct WindowRuntime::Impl {
   std::thread::id owner = std::this_thread::get_id();
 
   bool on_ui_thread() const { return std::this_thread::get_id() == owner; }
-  /// Whether questions get real answers: on the UI thread, and not while the runtime goes.
-  bool answering() const { return on_ui_thread() && !closing; }
-  /// Whether a call may change the runtime: wrong_thread off the UI thread, closed while the
-  /// runtime is being destroyed.
-  Status usable() const {
+  /// Whether a call may change the runtime, and a question gets a real answer: not off the UI
+  /// thread (wrong_thread; an empty answer), not while the runtime is destroyed (closed; empty).
+  bool usable() const { return on_ui_thread() && !closing; }
+  /// Why usable() is false.
+  Status refusal() const {
     if (!on_ui_thread()) {
       return Error{Errc::wrong_thread,
                    "WindowRuntime is UI-thread only (the thread that made it); reach it from a worker through its "
@@ -212,7 +212,7 @@ Duration WindowRuntime::frame_interval() const noexcept {
 }
 
 Status WindowRuntime::set_frame_interval(Duration interval) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   if (interval <= Duration::zero()) {
     return Error{Errc::invalid_argument,
@@ -226,42 +226,42 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
 // destroyed, into the running frame's change-set while callbacks run, or into the tables now.
 
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), false);
   return add_now(impl_->timers, id, std::move(timer), false, impl_->current());
 }
 
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), true);
   return add_now(impl_->timers, id, std::move(timer), true, impl_->current());
 }
 
 Status WindowRuntime::remove_timer(TimerId id) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_remove(impl_->timers, *impl_->running, id, /*frame=*/true);
   return impl_->timers.remove(id);
 }
 
 Status WindowRuntime::pause_timer(TimerId id) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, true);
   return impl_->timers.pause(id, impl_->current());
 }
 
 Status WindowRuntime::resume_timer(TimerId id) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, false);
   return impl_->timers.resume(id, impl_->current());
 }
 
 Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   if (impl_->running) return defer_start(impl_->threads, *impl_->running, id, std::move(thread));
   if (Status s = check_new_thread(id, thread); !s) return s;
@@ -269,23 +269,23 @@ Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
 }
 
 Status WindowRuntime::stop_thread(ThreadId id) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   return impl_->threads.stop(id);
 }
 
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
-  if (Status s = impl_->usable(); !s) return s;
+  if (!impl_->usable()) return impl_->refusal();
   const Impl::Busy busy(*impl_);
   return impl_->threads.send(id, std::move(payload));
 }
 
 // Questions from another thread get the answers of an empty runtime: the tables are the UI
 // thread's, and reading them from another would be a data race.
-bool WindowRuntime::has_thread(ThreadId id) const { return impl_->answering() && impl_->threads.contains(id); }
-std::size_t WindowRuntime::thread_count() const noexcept { return impl_->answering() ? impl_->threads.size() : 0; }
+bool WindowRuntime::has_thread(ThreadId id) const { return impl_->usable() && impl_->threads.contains(id); }
+std::size_t WindowRuntime::thread_count() const noexcept { return impl_->usable() ? impl_->threads.size() : 0; }
 void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) {
-  return impl_->answering() ? impl_->threads.writeback(id, type) : nullptr;
+  return impl_->usable() ? impl_->threads.writeback(id, type) : nullptr;
 }
 
 void WindowRuntime::set_waker(std::function<void()> waker) {
@@ -293,12 +293,12 @@ void WindowRuntime::set_waker(std::function<void()> waker) {
   impl_->threads.set_waker(std::move(waker));
 }
 
-bool WindowRuntime::has_timer(TimerId id) const { return impl_->answering() && impl_->timers.has_running(id); }
+bool WindowRuntime::has_timer(TimerId id) const { return impl_->usable() && impl_->timers.has_running(id); }
 std::optional<TimerStatus> WindowRuntime::timer_status(TimerId id) const {
-  if (!impl_->answering()) return std::nullopt;
+  if (!impl_->usable()) return std::nullopt;
   return impl_->timers.status(id);
 }
-std::size_t WindowRuntime::timer_count() const noexcept { return impl_->answering() ? impl_->timers.size() : 0; }
+std::size_t WindowRuntime::timer_count() const noexcept { return impl_->usable() ? impl_->timers.size() : 0; }
 
 CallbackContext WindowRuntime::context(ChangeSet& changes) {
   // Off the UI thread the frame's times are not to be read: the context has the origin (and
@@ -307,13 +307,13 @@ CallbackContext WindowRuntime::context(ChangeSet& changes) {
 }
 
 void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
-  if (Status s = impl_->usable(); !s) {
-    changes.frame_error(s.error());
+  if (!impl_->usable()) {
+    changes.frame_error(impl_->refusal().error());
     return;
   }
   const Impl::Busy busy(*impl_);
-  if (const std::string why = impl_->reentry(); !why.empty()) {
-    changes.frame_error(Error{Errc::reentrant_call, "run_timers() was called " + why + ". No timer ran"});
+  if (const char* why = impl_->reentry(); *why != '\0') {
+    changes.frame_error(Error{Errc::reentrant_call, std::string("run_timers() was called ") + why + ". No timer ran"});
     return;
   }
   if (frame_start.kind() != impl_->source.kind()) {
@@ -332,7 +332,7 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
     frame_start = floor;
   }
   impl_->last_frame = frame_start;
-  impl_->latest = later_of(impl_->latest, frame_start);
+  if (frame_start.since_origin() > impl_->latest.since_origin()) impl_->latest = frame_start;  // kinds checked above
   CallbackContext context(*this, changes, frame_start);
   impl_->running = &changes;
   struct Reset {
@@ -343,13 +343,14 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
 }
 
 void WindowRuntime::run_threads(ChangeSet& changes) {
-  if (Status s = impl_->usable(); !s) {
-    changes.frame_error(s.error());
+  if (!impl_->usable()) {
+    changes.frame_error(impl_->refusal().error());
     return;
   }
   const Impl::Busy busy(*impl_);
-  if (const std::string why = impl_->reentry(); !why.empty()) {
-    changes.frame_error(Error{Errc::reentrant_call, "run_threads() was called " + why + ". No message was delivered"});
+  if (const char* why = impl_->reentry(); *why != '\0') {
+    changes.frame_error(Error{Errc::reentrant_call,
+                              std::string("run_threads() was called ") + why + ". No message was delivered"});
     return;
   }
   CallbackContext context(*this, changes, impl_->last_frame ? *impl_->last_frame : impl_->current());
@@ -363,9 +364,10 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
 
 ApplyReport WindowRuntime::apply(ChangeSet changes) {
   ApplyReport report;
-  if (Status s = impl_->usable(); !s) {
+  if (!impl_->usable()) {
     const std::size_t dropped = changes.changes().size();
     if (dropped == 0) return report;
+    const Status s = impl_->refusal();
     report.failures.push_back(Failure{TimerId{}, Error{s.error().code, s.error().message + "; " +
                                                                          detail::num(dropped) + " changes were dropped"}});
     return report;  // `changes` goes here: what its timers captured may call the runtime, refused too
@@ -436,7 +438,7 @@ ApplyReport WindowRuntime::poll(Instant frame_start) {
 }
 
 std::optional<Instant> WindowRuntime::next_due() {
-  if (!impl_->answering()) return std::nullopt;
+  if (!impl_->usable()) return std::nullopt;
   if (impl_->threads.pending()) return impl_->current();  // worker messages wait: now
   return impl_->timers.next_due(impl_->options.frame_interval, impl_->last_frame);
 }
@@ -456,28 +458,28 @@ std::optional<Duration> WindowRuntime::next_wake() { return next_wake(now()); }
 // does at once (stop, send) goes through the runtime, with the runtime's rules.
 
 Status CallbackContext::add_timer(TimerId id, Timer timer) {
-  if (Status s = runtime_.impl_->usable(); !s) return s;
+  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
   return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), false);
 }
 Status CallbackContext::add_system_timer(TimerId id, Timer timer) {
-  if (Status s = runtime_.impl_->usable(); !s) return s;
+  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
   return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), true);
 }
 Status CallbackContext::remove_timer(TimerId id) {
-  if (Status s = runtime_.impl_->usable(); !s) return s;
+  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
   return defer_remove(runtime_.impl_->timers, changes_, id, &changes_ == runtime_.impl_->running);
 }
 Status CallbackContext::pause_timer(TimerId id) {
-  if (Status s = runtime_.impl_->usable(); !s) return s;
+  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
   return defer_pause(runtime_.impl_->timers, changes_, id, true);
 }
 Status CallbackContext::resume_timer(TimerId id) {
-  if (Status s = runtime_.impl_->usable(); !s) return s;
+  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
   return defer_pause(runtime_.impl_->timers, changes_, id, false);
 }
 bool CallbackContext::has_timer(TimerId id) const { return runtime_.has_timer(id); }
 Status CallbackContext::start_thread(ThreadId id, Thread thread) {
-  if (Status s = runtime_.impl_->usable(); !s) return s;
+  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
   return defer_start(runtime_.impl_->threads, changes_, id, std::move(thread));
 }
 Status CallbackContext::stop_thread(ThreadId id) { return runtime_.stop_thread(id); }

@@ -17,6 +17,8 @@
 #pragma once
 
 #include <string>
+#include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <variant>
@@ -77,7 +79,7 @@ class ChangeSet {
   /// Records the change; nothing is checked until apply() (a CallbackContext checks first).
   void add_timer(TimerId id, Timer timer, bool system = false) {
     changes_.emplace_back(AddTimer{id, std::move(timer), system});
-    pending_adds_.insert(id);
+    pending_[id] |= kAdds;
   }
   void remove_timer(TimerId id) {
     changes_.emplace_back(RemoveTimer{id});
@@ -95,16 +97,16 @@ class ChangeSet {
   /// True when this set starts a thread with that id.
   bool starts_thread(ThreadId id) const { return pending_threads_.contains(id); }
   /// True when this set adds a timer with that id (and does not remove it again).
-  bool adds_timer(TimerId id) const { return pending_adds_.contains(id); }
+  bool adds_timer(TimerId id) const { return has(id, kAdds); }
   /// True when this set removes the timer that has that id now (not one it adds itself).
-  bool removes_timer(TimerId id) const { return pending_removes_.contains(id); }
+  bool removes_timer(TimerId id) const { return has(id, kRemoves); }
   /// Asks for a redraw (the largest request of the frame wins).
   void request(Update update) noexcept { update_ = merge(update_, update); }
   /// Moves every change of `later` to the end of this set, in order, and merges its redraw
   /// request. `later` is left empty. Cost: O(changes moved).
   void append(ChangeSet&& later) {
     for (Change& c : later.changes_) {
-      if (const auto* add = std::get_if<AddTimer>(&c)) pending_adds_.insert(add->id);
+      if (const auto* add = std::get_if<AddTimer>(&c)) pending_[add->id] |= kAdds;
       if (const auto* remove = std::get_if<RemoveTimer>(&c)) note_remove(remove->id);
       if (const auto* start = std::get_if<StartThread>(&c)) pending_threads_.insert(start->id);
       changes_.push_back(std::move(c));
@@ -122,11 +124,24 @@ class ChangeSet {
   friend class WindowRuntime;  // apply() moves the changes out
   // A removal cancels an add of this set, or else removes the timer that has the id now.
   void note_remove(TimerId id) {
-    if (pending_adds_.erase(id) == 0) pending_removes_.insert(id);
+    std::uint8_t& flags = pending_[id];
+    if ((flags & kAdds) != 0) {
+      flags = static_cast<std::uint8_t>(flags & ~kAdds);
+    } else {
+      flags |= kRemoves;
+    }
   }
   std::vector<Change> changes_;
-  std::unordered_set<TimerId> pending_adds_;
-  std::unordered_set<TimerId> pending_removes_;
+  bool has(TimerId id, std::uint8_t flag) const {
+    const auto it = pending_.find(id);
+    return it != pending_.end() && (it->second & flag) != 0;
+  }
+  // Per timer id this set touches: whether it adds a timer under it (and does not remove that
+  // again), and whether it removes the timer that has the id now. One map for both, so that an
+  // empty set costs one container.
+  static constexpr std::uint8_t kAdds = 1;
+  static constexpr std::uint8_t kRemoves = 2;
+  std::unordered_map<TimerId, std::uint8_t> pending_;
   std::unordered_set<ThreadId> pending_threads_;
   Update update_ = Update::nothing;
 };
