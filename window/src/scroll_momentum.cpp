@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "imgui_input.hpp"
 #include "system_timers.hpp"
 
 namespace cadence::detail {
@@ -39,8 +40,7 @@ void ScrollMomentum::on_scroll(WindowRuntime& runtime, double dx, double dy) {
 }
 
 void ScrollMomentum::feed(ImGuiIO& io) {
-  io.MouseWheel += static_cast<float>(pending_y_);
-  io.MouseWheelH += static_cast<float>(pending_x_);
+  feed_wheel(io, static_cast<float>(pending_x_), static_cast<float>(pending_y_));
   pending_x_ = pending_y_ = 0;
 }
 

@@ -1,3 +1,4 @@
+#include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
 #include <cstring>

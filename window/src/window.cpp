@@ -11,6 +11,7 @@
 #include <string>
 
 #include "glfw_library.hpp"
+#include "imgui_input.hpp"
 #include "window_impl.hpp"
 
 namespace cadence {
@@ -168,10 +169,7 @@ void Window::Impl::draw_frame() {
   // ImGui's clock follows the runtime's, so that a manual clock drives everything in tests.
   const double dt = last_drawn ? std::chrono::duration<double>(frame_start - *last_drawn).count() : 1.0 / 60.0;
   io.DeltaTime = static_cast<float>(std::max(dt, 1e-5));
-  if (mouse_position) io.MousePos = *mouse_position;
-  for (std::size_t b = 0; b < mouse_buttons.size(); ++b) {
-    if (mouse_buttons[b]) io.MouseDown[b] = *mouse_buttons[b];
-  }
+  detail::feed_pointer(glfw, io, mouse_position, mouse_buttons, pointer_entered);
   momentum.feed(io);
   ImGui::NewFrame();
   caret.before_widgets(io.DeltaTime);

@@ -38,6 +38,7 @@ struct Window::Impl {
   // Input injected by tests; it sticks until changed, as a real pointer would.
   std::optional<ImVec2> mouse_position;
   std::array<std::optional<bool>, 5> mouse_buttons;
+  bool pointer_entered = false;  // ImGui's backend was told the injected pointer is over the window
 
   detail::CaretBlink caret;
   detail::ScrollMomentum momentum;

@@ -4,6 +4,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <imgui.h>
 
+#include "imgui_input.hpp"
 #include "window_impl.hpp"
 
 namespace cadence {
@@ -25,7 +26,11 @@ void in_context(Window::Impl& w, F&& f) {
 
 void Window::Impl::install_callbacks() {
   glfwSetWindowUserPointer(glfw, this);
-  glfwSetCursorPosCallback(glfw, [](GLFWwindow* gw, double, double) { impl_of(gw).on_input(); });
+  glfwSetCursorPosCallback(glfw, [](GLFWwindow* gw, double x, double y) {
+    Impl& w = impl_of(gw);
+    in_context(w, [&] { detail::pointer_moved(gw, x, y); });
+    w.on_input();
+  });
   glfwSetMouseButtonCallback(glfw, [](GLFWwindow* gw, int button, int action, int mods) {
     Impl& w = impl_of(gw);
     in_context(w, [&] { ImGui_ImplGlfw_MouseButtonCallback(gw, button, action, mods); });
@@ -78,5 +83,21 @@ void Window::Impl::on_char(unsigned int codepoint) {
 
 void Window::inject_scroll(double dx, double dy) { impl_->on_scroll(dx, dy); }
 void Window::inject_char(unsigned int codepoint) { impl_->on_char(codepoint); }
+
+Status Window::inject_key(int key, int action, int mods) {
+  Impl& w = *impl_;
+  Status s;
+  in_context(w, [&] { s = detail::key_event(w.glfw, key, action, mods); });
+  if (!s) return s;
+  if (action == GLFW_PRESS) w.typed = true;
+  w.on_input();
+  return {};
+}
+
+void Window::inject_focus(bool focused) {
+  Impl& w = *impl_;
+  in_context(w, [&] { ImGui_ImplGlfw_WindowFocusCallback(w.glfw, focused ? GLFW_TRUE : GLFW_FALSE); });
+  w.on_input();
+}
 
 }  // namespace cadence

@@ -175,6 +175,17 @@ class Window {
   void inject_scroll(double dx, double dy);
   /// A typed Unicode code point, to the focused text field; restarts the caret's blink.
   void inject_char(unsigned int codepoint);
+  /// A key event as GLFW reports one: `key` a GLFW_KEY_* code (letters, digits, space, F1-F12,
+  /// Escape, Enter, Tab, Backspace, Insert, Delete, arrows, Page Up/Down, Home, End, keypad Enter,
+  /// Shift, Control, Alt, Super), `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` the
+  /// GLFW_MOD_* bits held. It reaches ImGui as the backend would pass it; a repeat changes nothing
+  /// there (ImGui repeats a held key itself, from io.KeyRepeatDelay and KeyRepeatRate). A press
+  /// restarts the caret's blink. O(1).
+  /// Errors: invalid_argument for a key outside that list, another action, or unknown mod bits;
+  /// nothing is sent and the window is as it was.
+  Status inject_key(int key, int action, int mods = 0);
+  /// The window gaining (true) or losing keyboard focus, as the window system would report it.
+  void inject_focus(bool focused);
 
   struct Impl;
 
