@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <string>
 
 namespace cadence {
 
@@ -36,6 +38,11 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
   }
   ++stats_.wakeups;
 
+  struct Iterating {
+    bool& flag;
+    explicit Iterating(bool& f) : flag(f) { flag = true; }
+    ~Iterating() { flag = false; }
+  } iterating(iterating_);
   for (std::size_t i = 0; i < windows_.size(); ++i) windows_[i]->frame();  // may add() windows
   std::erase_if(windows_, [](const std::unique_ptr<Window>& w) { return w->should_close(); });
   return !windows_.empty() || !pending_.empty();  // windows added here join at the next call
@@ -54,6 +61,42 @@ void EventLoop::run_for(Duration duration) {
   while (!stopped_) {
     const auto left = end - std::chrono::steady_clock::now();
     if (left <= Duration::zero() || !run_once(std::chrono::duration_cast<Duration>(left))) break;
+  }
+}
+
+}  // namespace cadence
+
+namespace cadence {
+
+Result<bool> EventLoop::run_until(const std::function<bool()>& predicate, Duration timeout) {
+  if (iterating_) {
+    return Error{Errc::reentrant_call, "run_until() was called from inside one of the loop's own frames; "
+                                       "call it from outside the loop"};
+  }
+  if (!predicate) return Error{Errc::invalid_argument, "run_until() needs a predicate; it was given an empty one"};
+  if (timeout < Duration::zero()) {
+    return Error{Errc::invalid_argument, "run_until() timeout " + std::to_string(timeout.count()) +
+                                             " ns is negative: it must be zero or more"};
+  }
+  const auto ask = [&]() -> Result<bool> {
+    try {
+      return predicate();
+    } catch (const std::exception& e) {
+      return Error{Errc::callback_threw, std::string("run_until() predicate threw: ") + e.what()};
+    } catch (...) {
+      return Error{Errc::callback_threw, "run_until() predicate threw a non-standard exception"};
+    }
+  };
+  const auto end = std::chrono::steady_clock::now() + std::min(timeout, Duration{std::chrono::hours(24 * 365 * 100)});
+  for (;;) {
+    Result<bool> held = ask();
+    if (!held || *held) return held;
+    const auto left = end - std::chrono::steady_clock::now();
+    if (left <= Duration::zero()) return false;
+    if (!run_once(std::chrono::duration_cast<Duration>(left))) {
+      held = ask();  // the last window's final frame may have made it true
+      return held;
+    }
   }
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -46,6 +47,18 @@ class EventLoop {
   /// the closed ones. Returns false when no window is left. Cost: the wait, plus each window's
   /// frame() and next_wake().
   bool run_once(std::optional<Duration> max_wait = std::nullopt);
+  /// Runs iterations until `predicate()` holds, `timeout` of steady_clock time has passed, or
+  /// no window is left; the way a test (or an app's own start-up code) waits for something to
+  /// reach the screen, like Qt's QTest::qWaitFor. The predicate runs on this thread before the
+  /// first iteration and after each; no wait goes past the deadline. Returns true when the
+  /// predicate held (at once included), false on timeout or when the last window closed; a
+  /// zero timeout only asks the predicate.
+  /// Errors, with nothing run and the loop unchanged: `invalid_argument` for a negative
+  /// timeout or an empty predicate; `reentrant_call` from inside an iteration (a draw
+  /// function, timer callback or write-back of one of its windows). A predicate that throws
+  /// ends the run with `callback_threw` naming the exception; the loop and its windows stay
+  /// usable. stop() does not end it. Cost: the iterations run, plus one predicate call each.
+  Result<bool> run_until(const std::function<bool()>& predicate, Duration timeout);
   /// Makes the running run() or run_for() return after the current iteration (call it from a
   /// callback); a call while neither runs has no effect on the next run. O(1).
   void stop() noexcept { stopped_ = true; }
@@ -59,6 +72,7 @@ class EventLoop {
   std::vector<std::unique_ptr<Window>> pending_;
   LoopStats stats_;
   bool stopped_ = false;
+  bool iterating_ = false;  // inside run_once(): windows' frames are running
 };
 
 /// The longest single wait handed to GLFW, in seconds; a longer sleep just wakes and waits again.
