@@ -56,6 +56,21 @@ inline int bright_pixels(const std::vector<std::uint8_t>& rgba, int width, int x
   return n;
 }
 
+/// Runs the frames due within `interval` (the test windows' frame interval), as a loop would,
+/// the clock jumping to each: start-up, the frames after input and the settle check; stops when
+/// the window waits longer (the caret's next toggle, a timer). Returns the time that passed.
+inline Duration settle(Window& w, ManualClock& clock, Duration interval = 16ms) {
+  Duration passed{0};
+  for (int frames = 0; frames < 1000; ++frames) {
+    const auto next = w.next_wake();
+    if (!next || *next > interval) break;
+    (void)clock.advance(*next);
+    passed += *next;
+    w.frame();
+  }
+  return passed;
+}
+
 /// Runs frames as a loop would, with the manual clock jumping to each wake-up, until the window
 /// has nothing scheduled or `max_frames` ran. Returns the frames run.
 inline int run_until_idle(Window& w, ManualClock& clock, int max_frames = 1000) {

@@ -75,7 +75,10 @@ TEST(WindowTest, DrawsTheStartUpFramesThenNothingUntilAsked) {
   });
   ASSERT_TRUE(w);
   run_until_idle(*w, clock);
-  EXPECT_EQ(draws, 2) << "ImGui's two start-up frames, then nothing";
+  // ImGui's start-up frames until two in a row are the same (two with 1.86; 1.92 uploads its
+  // font texture in the first, so three), then nothing.
+  const int startup = draws;
+  EXPECT_EQ(startup, IMGUI_VERSION_NUM < 19000 ? 2 : 3);
   EXPECT_EQ(w->next_wake(), std::nullopt) << "nothing scheduled: wait for events";
   // A timer that asks for a redraw gets exactly one frame.
   ASSERT_TRUE(w->runtime().add_timer(TimerId::unique(), Timer::once(1s, [](TimerCallbackInfo&) {
@@ -83,12 +86,12 @@ TEST(WindowTest, DrawsTheStartUpFramesThenNothingUntilAsked) {
                                      })).ok());
   EXPECT_EQ(w->next_wake(), 1s);
   run_until_idle(*w, clock);
-  EXPECT_EQ(draws, 3);
+  EXPECT_EQ(draws, startup + 1) << "the same frame again: no settle frame after it";
   // A timer that does not ask draws nothing.
   ASSERT_TRUE(w->runtime().add_timer(TimerId::unique(), Timer::once(1s, [](TimerCallbackInfo&) {})).ok());
   run_until_idle(*w, clock);
-  EXPECT_EQ(draws, 3);
-  EXPECT_EQ(w->stats().frames_drawn, 3u);
+  EXPECT_EQ(draws, startup + 1);
+  EXPECT_EQ(w->stats().frames_drawn, static_cast<std::uint64_t>(startup + 1));
 }
 
 // A focused, empty text field: the caret is a vertical bar at the field's left edge.
@@ -127,13 +130,18 @@ TEST(WindowTest, TheCaretFollowsTheBlinkTimerOnScreen) {
   CaretProbe probe;
   auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
   ASSERT_TRUE(w);
-  while (w->next_wake() == Duration::zero()) w->frame();  // start-up frames
+  settle(*w, clock);  // start-up frames; the blink starts when the field takes focus
   ASSERT_TRUE(w->runtime().has_timer(kCursorBlinkTimer)) << "a focused field starts the blink";
   EXPECT_TRUE(probe.visible_on(*w));
   const std::uint64_t drawn = w->stats().frames_drawn;
   for (int toggle = 1; toggle <= 6; ++toggle) {
-    ASSERT_EQ(w->next_wake(), 530ms) << "the next toggle, and nothing before it";
-    (void)clock.advance(530ms);
+    const auto next = w->next_wake();
+    ASSERT_TRUE(next);
+    // The first half period began during the start-up frames.
+    const Duration half = toggle == 1 ? *next : Duration(530ms);
+    ASSERT_GT(half, 480ms);
+    ASSERT_EQ(next, half) << "the next toggle, and nothing before it";
+    (void)clock.advance(half);
     w->frame();
     EXPECT_EQ(probe.visible_on(*w), toggle % 2 == 0) << "toggle " << toggle;
   }
@@ -145,16 +153,18 @@ TEST(WindowTest, TypingShowsTheCaretAtOnceAndRestartsTheBlink) {
   CaretProbe probe;
   auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
   ASSERT_TRUE(w);
-  while (w->next_wake() == Duration::zero()) w->frame();
-  (void)clock.advance(530ms);
+  settle(*w, clock);
+  (void)clock.advance(*w->next_wake());  // the first toggle
   w->frame();
   ASSERT_FALSE(probe.visible_on(*w)) << "hidden half of the blink";
   (void)clock.advance(200ms);
   w->inject_char('a');
-  while (w->next_wake() == Duration::zero()) w->frame();
+  w->frame();
   EXPECT_STREQ(probe.text, "a");
   EXPECT_TRUE(probe.visible_on(*w)) << "visible at once when the user types";
-  EXPECT_EQ(w->next_wake(), 530ms) << "and for a full half period from the keystroke";
+  const Duration after_typing = settle(*w, clock);
+  EXPECT_TRUE(probe.visible_on(*w));
+  EXPECT_EQ(w->next_wake(), 530ms - after_typing) << "and for a full half period from the keystroke";
 }
 
 TEST(WindowTest, AnIdleWindowWakesOnlyForTheCaret) {
@@ -222,7 +232,8 @@ TEST(WindowTest, AWorkersProgressReachesTheScreenWhileTheLoopSleeps) {
                                   });
                                 }))
                   .ok());
-  while (window->next_wake() == Duration::zero()) loop.run_once(1s);  // start-up frames
+  // The start-up frames and the settle check (at most a frame interval apart).
+  while (window->next_wake() && *window->next_wake() <= 100ms) loop.run_once(1s);
   ASSERT_EQ(window->next_wake(), std::nullopt) << "nothing scheduled: the loop will block";
   const std::uint64_t frames_before = window->stats().frames_drawn;
   // Release the worker once this thread is asleep in the loop's wait.

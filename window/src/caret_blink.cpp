@@ -40,10 +40,11 @@ void CaretBlink::start(WindowRuntime& runtime) {
   visible_ = true;
   running_ = runtime.add_system_timer(kCursorBlinkTimer, Timer::every(half_period_, [this, &runtime](TimerCallbackInfo& info) {
                                        visible_ = !visible_;
+                                       toggled_ = true;  // the window draws for it (not a redraw request: see toggled())
                                        const Duration late = runtime.now() - info.due;
                                        lateness_ms_.push_back(std::chrono::duration<float, std::milli>(late).count());
                                        if (lateness_ms_.size() > WindowStats::kLatenessSamples) lateness_ms_.pop_front();
-                                       return TimerCallbackReturn::redraw();
+                                       return TimerCallbackReturn::keep();
                                      })).ok();
 }
 

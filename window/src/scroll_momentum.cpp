@@ -24,12 +24,19 @@ void ScrollMomentum::on_scroll(WindowRuntime& runtime, double dx, double dy) {
                                const Instant now = info.frame_start;
                                const double dt = last_ ? std::chrono::duration<double>(now - *last_).count() : 0.0;
                                last_ = now;
-                               pending_x_ += vx_ * dt;
-                               pending_y_ += vy_ * dt;
-                               const double keep = std::exp(-dt / std::chrono::duration<double>(decay_).count());
+                               // The exact glide over dt (the integral of v e^(-t/tau)), so that the
+                               // distance does not depend on how the frames fall.
+                               const double tau = std::chrono::duration<double>(decay_).count();
+                               const double keep = std::exp(-dt / tau);
+                               pending_x_ += vx_ * tau * (1 - keep);
+                               pending_y_ += vy_ * tau * (1 - keep);
                                vx_ *= keep;
                                vy_ *= keep;
                                if (std::hypot(vx_, vy_) < kRest) {
+                                 // At rest: the glide's remaining distance too, so that it ends where
+                                 // it would have, whenever this frame came.
+                                 pending_x_ += vx_ * tau;
+                                 pending_y_ += vy_ * tau;
                                  vx_ = vy_ = 0;
                                  moving_ = false;
                                  return TimerCallbackReturn::redraw_and_stop();

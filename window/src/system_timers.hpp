@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <utility>
 
 #include "cadence/window_runtime.hpp"
 
@@ -27,6 +28,10 @@ class CaretBlink {
   /// After them: start or stop the blink as a text field gains or loses focus; restart the
   /// phase when the user typed in this frame.
   void after_widgets(WindowRuntime& runtime, bool typed);
+  /// The caret toggled since the last frame: a frame is owed for it (one that changes nothing
+  /// but the caret's bar, so it needs no settle check). take_toggle() also clears the mark.
+  bool toggled() const noexcept { return toggled_; }
+  bool take_toggle() noexcept { return std::exchange(toggled_, false); }
 
  private:
   void start(WindowRuntime& runtime);
@@ -34,6 +39,7 @@ class CaretBlink {
   std::deque<float>& lateness_ms_;
   bool visible_ = true;
   bool running_ = false;
+  bool toggled_ = false;
 };
 
 /// Scroll momentum: each wheel or trackpad event adds velocity; an every-frame timer turns it

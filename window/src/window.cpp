@@ -11,7 +11,10 @@
 #include <string>
 
 #include "glfw_library.hpp"
+#include "draw_hash.hpp"
+#include "imgui_frames.hpp"
 #include "imgui_input.hpp"
+#include "imgui_timing.hpp"
 #include "window_impl.hpp"
 
 namespace cadence {
@@ -19,6 +22,9 @@ namespace cadence {
 Window::Window(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 namespace {
+
+// How far past one of ImGui's own instants the window wakes (see plan_next_frames).
+constexpr Duration kImGuiTimingMargin = std::chrono::microseconds(500);
 
 std::string ms_text(Duration d) {
   char text[64];
@@ -145,24 +151,41 @@ void Window::Impl::report(const ApplyReport& r) {
 }
 
 std::optional<Duration> Window::next_wake() {
-  if (impl_->frames_owed > 0 || impl_->input) return Duration::zero();
-  return impl_->runtime->next_wake();
+  Impl& w = *impl_;
+  if (w.frames_owed > 0 || w.input || w.caret.toggled()) return Duration::zero();
+  std::optional<Duration> wake = w.runtime->next_wake();
+  if (w.settle_at) {
+    const Duration left = std::max(Duration::zero(), *w.settle_at - w.runtime->now());
+    if (!wake || left < *wake) wake = left;
+  }
+  return wake;
 }
 
 void Window::frame() {
   Impl& w = *impl_;
+  if (w.in_frame) return;
+  struct InFrame {
+    bool& flag;
+    explicit InFrame(bool& f) : flag(f) { flag = true; }
+    ~InFrame() { flag = false; }
+  } in_frame(w.in_frame);
   w.make_current();
   ++w.stats.frames_run;
   w.frame_start = w.runtime->now();
   w.report(w.runtime->poll(w.frame_start));
-  if (w.input) {
-    w.frames_owed = std::max(w.frames_owed, 2);
-    w.input = false;
+  const bool for_input = w.input;
+  const bool settling = w.settle_at && w.frame_start >= *w.settle_at;
+  const bool toggled = w.caret.take_toggle();
+  w.input = false;
+  if (for_input && !w.options.settle_frames) w.frames_owed = std::max(w.frames_owed, 2);
+  if (w.frames_owed > 0 || for_input || settling) {
+    w.draw_frame(/*settle=*/true, for_input);
+  } else if (toggled) {
+    w.draw_frame(/*settle=*/false, /*for_input=*/false);  // only the caret's bar changes
   }
-  if (w.frames_owed > 0) w.draw_frame();
 }
 
-void Window::Impl::draw_frame() {
+void Window::Impl::draw_frame(bool settle, bool for_input) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
@@ -188,6 +211,7 @@ void Window::Impl::draw_frame() {
   const ApplyReport applied = runtime->apply(std::move(ui_changes));
 
   ImGui::Render();
+  const std::uint64_t hash = detail::draw_data_hash(ImGui::GetDrawData());  // before textures are updated
   int width = 0, height = 0;
   glfwGetFramebufferSize(glfw, &width, &height);
   render(ImGui::GetDrawData(), width, height);
@@ -196,7 +220,50 @@ void Window::Impl::draw_frame() {
   ++stats.frames_drawn;
   last_drawn = frame_start;
   frames_owed = std::max(frames_owed - 1, 0);
+  const bool changed = !last_hash || hash != *last_hash;
+  last_hash = hash;
+  plan_next_frames(changed, settle, for_input);
   report(applied);  // after this frame is counted, so that a redraw it asks for is owed
+}
+
+void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_input) {
+  if (detail::imgui_input_pending()) input = true;  // ImGui trickles queued events: next frame at once
+  if (settle) {
+    // The settle check: a frame that showed something new is followed by another at the frame
+    // interval, until two in a row are the same; so is one after which ImGui still shows or
+    // sizes a window.
+    settle_at.reset();
+    if (options.settle_frames && (changed || detail::imgui_needs_next_frame())) {
+      settle_at = frame_start + runtime->frame_interval();
+    }
+  }
+  // ImGui's own instants. A repeat is waited for while the held item acts on it; two repeat
+  // instants in a row that changed nothing (a held slider, a button without repeat, a value at
+  // its limit) end the wait until the next input or change. Two, not one: ImGui 1.86 acts on a
+  // held button half a repeat period after its delay, not at it.
+  if (changed || drawn_for_input) {
+    idle_repeats = 0;
+  } else if (timing_due) {
+    ++idle_repeats;
+  }
+  timing_due = false;
+  const detail::ImGuiTiming timing = detail::imgui_timing();
+  std::optional<double> next = timing.delay_in;
+  if (timing.repeat_in && idle_repeats < 2 && (!next || *timing.repeat_in < *next)) next = timing.repeat_in;
+  (void)runtime->remove_timer(kImGuiTimingTimer);
+  if (next) {
+    // ImGui adds up float frame times: wake a little past the instant, so that its sum has
+    // crossed the threshold when it looks.
+    const auto in = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) + kImGuiTimingMargin;
+    // A settle frame less than a frame interval before ImGui's instant is left to that
+    // instant's frame, which settles too: a button repeating faster than every other frame
+    // (ImGui 1.86's held "+", every 25 ms) costs one frame per repeat, not two.
+    if (settle_at && frame_start + in < *settle_at + runtime->frame_interval()) settle_at.reset();
+    (void)runtime->add_system_timer(kImGuiTimingTimer, Timer::once(in, [this](TimerCallbackInfo&) {
+                                      timing_due = true;
+                                      return TimerCallbackReturn::redraw();
+                                    }));
+  }
 }
 
 void Window::Impl::render(ImDrawData* data, int width, int height) const {

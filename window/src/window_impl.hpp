@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -27,11 +28,17 @@ struct Window::Impl {
   ImGuiContext* imgui = nullptr;
   WindowStats stats;
 
-  // Frames ImGui still needs: 2 at start-up (a new ImGui window draws nothing on its first
-  // frame) and after input (hover and release states settle a frame later).
-  int frames_owed = 2;
-  bool input = false;  // input arrived since the last frame()
-  bool typed = false;  // a character or key arrived since the last drawn frame
+  // When a frame is drawn (window.hpp, "When a window draws"): at once for input and for
+  // redraw requests, at the frame interval while ImGui settles, at ImGui's own instants (the
+  // kImGuiTimingTimer), and for the caret's toggles.
+  int frames_owed = 1;  // frames to draw at once: start-up, redraw requests (and 2 after input without settling)
+  bool input = false;   // input arrived since the last frame(), or waits in ImGui's queue
+  bool typed = false;
+  bool in_frame = false;  // frame() is running: a call from inside it does nothing   // a character or key arrived since the last drawn frame
+  std::optional<Instant> settle_at;    // the next frame to see whether ImGui has come to rest
+  bool timing_due = false;   // the kImGuiTimingTimer ran since the last drawn frame
+  int idle_repeats = 0;      // frames drawn for a repeat instant in a row that changed nothing
+  std::optional<std::uint64_t> last_hash;  // of the last drawn frame's draw data
   std::optional<Instant> last_drawn;
   Instant frame_start;  // of the frame being drawn
 
@@ -57,7 +64,11 @@ struct Window::Impl {
   /// A typed character, from GLFW or a test.
   void on_char(unsigned int codepoint);
   void report(const ApplyReport& report);
-  void draw_frame();
+  /// Builds, renders and presents one ImGui frame. `settle`: follow it with the settle check
+  /// (false for a frame drawn only for the caret's toggle, which changes nothing else).
+  void draw_frame(bool settle, bool for_input);
+  /// After a drawn frame: when the next is due, from what it showed and what ImGui waits for.
+  void plan_next_frames(bool changed, bool settle, bool drawn_for_input);
   /// Clears the back buffer and renders `data` into it.
   void render(ImDrawData* data, int width, int height) const;
 };

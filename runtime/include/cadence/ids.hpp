@@ -58,6 +58,8 @@ inline constexpr TimerId kScrollMomentumTimer{0x0002};
 inline constexpr TimerId kDragAutoscrollTimer{0x0003};
 /// Hover delay before a tooltip shows.
 inline constexpr TimerId kTooltipDelayTimer{0x0004};
+/// Dear ImGui's own timing: the next key or button repeat, drag-and-drop hold, hover delay.
+inline constexpr TimerId kImGuiTimingTimer{0x0005};
 
 }  // namespace cadence
 

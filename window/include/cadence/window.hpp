@@ -2,10 +2,32 @@
 //
 // A Window owns a GLFW window (and its OpenGL context), an ImGui context and a WindowRuntime.
 // Each frame() runs its due timers and its threads' messages, then builds and renders an ImGui
-// frame only when something asked for one: a timer or write-back that requested a redraw, input,
-// or the extra frames ImGui needs at start-up and after input. Between frames the EventLoop
-// (event_loop.hpp) sleeps until the runtime's next wake-up or until a worker posts, so an idle
-// window with a blinking caret wakes twice a second and uses almost no CPU.
+// frame only when something asked for one. Between frames the EventLoop (event_loop.hpp) sleeps
+// until the window's next_wake() or until input arrives or a worker posts, so an idle window
+// with a blinking caret wakes twice a second and uses almost no CPU.
+//
+// When a window draws. The rule: the window draws while ImGui still needs frames, and sleeps
+// until the next instant at which ImGui would change what it shows. A frame is drawn
+// - at once for input (and again at once while ImGui's input queue still holds events, which
+//   ImGui 1.87+ takes one per frame for some kinds), for request_redraw(), for a timer or
+//   write-back that returns a redraw, and at start-up;
+// - at the frame interval after any drawn frame whose draw data (vertices, indices, commands,
+//   textures) differ from the frame before, or after which ImGui still hides, sizes or fades a
+//   window: the settle check. It stops after two identical frames in a row, so content that
+//   changes by itself (a plot, a progress bar driven by ImGui::GetTime()) keeps drawing at the
+//   frame interval, as the user would see it, and a still screen costs nothing;
+// - at ImGui's own instants, from its state after each frame, through one system timer
+//   (kImGuiTimingTimer): the next repeat of a held mouse button or key while an item is active
+//   (io.KeyRepeatDelay, then io.KeyRepeatRate; a held "+" costs one frame per repeat), the
+//   hold-to-open delay of a drag-and-drop payload over a tree node, and ImGui 1.92's hover
+//   delays. A repeat that changed nothing (a held slider, a value at its limit) stops the wait
+//   until the next input. The timer wakes 0.5 ms past the instant, so that ImGui's sum of
+//   float frame times has crossed it;
+// - for the caret's blink: a frame that only toggles the caret (it changes nothing else, so it
+//   starts no settle check).
+// io.DeltaTime is the time between drawn frames on the window's time source, so a ManualClock
+// drives ImGui's timing too. WindowOptions::settle_frames = false turns the settle check and
+// the input-queue frames off (two frames after input instead) for an app that decides itself.
 //
 // Each drawn frame starts from a clear to ImGui's window background colour: an ImGui window that
 // covers the whole viewport should pass ImGuiWindowFlags_NoBackground (it looks the same, and
@@ -82,6 +104,11 @@ struct WindowOptions {
   bool vsync = true;
   /// False creates the window hidden (tests, screenshots); it still renders.
   bool visible = true;
+  /// The settle check ("When a window draws" above): after a frame that showed something new,
+  /// draw another at the frame interval, until two in a row are the same. False for an app that
+  /// decides itself when ImGui needs frames (request_redraw()); the window then draws two frames
+  /// after input and one per redraw request.
+  bool settle_frames = true;
   /// Called on the UI thread with every failure the window's frames report (a timer or worker
   /// that threw, a change that could not be applied). Default: print it to stderr.
   std::function<void(const Failure&)> on_failure;
@@ -138,13 +165,17 @@ class Window {
   void request_close();
 
   /// One frame for this window: due timers, threads' messages, the change-set, and an ImGui
-  /// frame only if one is owed (start-up, input, or a requested redraw). Cost when nothing is
-  /// due and nothing is drawn: the runtime's idle frame (tens of ns, see docs/benchmarks.md)
-  /// plus two context checks; a drawn frame costs what ImGui and OpenGL cost.
+  /// frame only if one is owed ("When a window draws" above). Cost when nothing is due and
+  /// nothing is drawn: the runtime's idle frame (tens of ns, see docs/benchmarks.md) plus two
+  /// context checks; a drawn frame costs what ImGui and OpenGL cost, plus one pass over the
+  /// draw data for the settle check's hash and one over ImGui's windows and held keys.
+  /// Re-entry: a call from inside this window's own frame (its draw function, timer callbacks,
+  /// write-backs) does nothing: the frame running goes on.
   void frame();
   /// How long this window may sleep, measured on its time source: zero while it owes ImGui
-  /// frames, else the runtime's next_wake(); nullopt when nothing at all is scheduled (sleep
-  /// until input or a worker's post). O(1) when nothing changed, else O(log timers).
+  /// frames or input waits, else the sooner of the settle check's next frame and the runtime's
+  /// next_wake(); nullopt when nothing at all is scheduled (sleep until input or a worker's
+  /// post). O(1) when nothing changed, else the runtime's next_wake() cost (O(wheel levels)).
   std::optional<Duration> next_wake();
   /// Makes the next frame() build and render an ImGui frame. O(1).
   void request_redraw() noexcept;

@@ -1,0 +1,29 @@
+#include "imgui_frames.hpp"
+
+#include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
+#include <imgui_internal.h>
+
+namespace cadence::detail {
+
+bool imgui_needs_next_frame() {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  if (g.NavWindowingTarget != nullptr) return true;  // its highlight and list appear after delays
+  for (ImGuiWindow* window : g.Windows) {
+    if (!window->Active && !window->WasActive) continue;
+    if (window->HiddenFramesCanSkipItems > 0 || window->HiddenFramesCannotSkipItems > 0 ||
+        window->HiddenFramesForRenderOnly > 0 || window->AutoFitFramesX > 0 || window->AutoFitFramesY > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool imgui_input_pending() {
+#if IMGUI_VERSION_NUM >= 18700
+  return !ImGui::GetCurrentContext()->InputEventsQueue.empty();
+#else
+  return false;
+#endif
+}
+
+}  // namespace cadence::detail
