@@ -1,0 +1,174 @@
+// Injected keys and focus, the frame's re-entry rule, and the settle_frames option.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <GLFW/glfw3.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "window_fixture.hpp"
+
+namespace cadence::testing {
+namespace {
+
+// A text field that takes keyboard focus in its first frame.
+struct FieldProbe {
+  char text[32] = "abc";
+  bool focus = true;
+  int entered = 0;
+  void draw() {
+    begin_full("field");
+    if (focus) {
+      ImGui::SetKeyboardFocusHere();
+      focus = false;
+    }
+    if (ImGui::InputText("##f", text, sizeof text, ImGuiInputTextFlags_EnterReturnsTrue)) ++entered;
+    ImGui::End();
+  }
+};
+
+Status key(Window& w, ManualClock& clock, int k, int mods = 0) {
+  if (Status s = w.inject_key(k, GLFW_PRESS, mods); !s) return s;
+  settle(w, clock);
+  if (Status s = w.inject_key(k, GLFW_RELEASE, mods); !s) return s;
+  settle(w, clock);
+  return {};
+}
+
+TEST(InjectKeyTest, KeysReachTheFocusedFieldWithTheirModifiers) {
+  ManualClock clock;
+  FieldProbe probe;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  ASSERT_TRUE(key(*w, clock, GLFW_KEY_END));
+  // Shift+Left selects the last character; Backspace deletes the selection.
+  ASSERT_TRUE(w->inject_key(GLFW_KEY_LEFT_SHIFT, GLFW_PRESS, GLFW_MOD_SHIFT));
+  ASSERT_TRUE(key(*w, clock, GLFW_KEY_LEFT, GLFW_MOD_SHIFT));
+  ASSERT_TRUE(w->inject_key(GLFW_KEY_LEFT_SHIFT, GLFW_RELEASE, 0));
+  ASSERT_TRUE(key(*w, clock, GLFW_KEY_BACKSPACE));
+  EXPECT_STREQ(probe.text, "ab");
+  // Ctrl+A selects everything; a typed character replaces it.
+  ASSERT_TRUE(w->inject_key(GLFW_KEY_LEFT_CONTROL, GLFW_PRESS, GLFW_MOD_CONTROL));
+  ASSERT_TRUE(key(*w, clock, GLFW_KEY_A, GLFW_MOD_CONTROL));
+  ASSERT_TRUE(w->inject_key(GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE, 0));
+  w->inject_char('z');
+  settle(*w, clock);
+  EXPECT_STREQ(probe.text, "z");
+  ASSERT_TRUE(key(*w, clock, GLFW_KEY_ENTER));
+  EXPECT_EQ(probe.entered, 1);
+  // A repeat event changes nothing in ImGui (it repeats held keys itself), but is input.
+  const auto drawn = w->stats().frames_drawn;
+  ASSERT_TRUE(w->inject_key(GLFW_KEY_BACKSPACE, GLFW_REPEAT));
+  settle(*w, clock);
+  EXPECT_STREQ(probe.text, "z");
+  EXPECT_GT(w->stats().frames_drawn, drawn);
+}
+
+TEST(InjectKeyTest, BadKeysActionsAndModsAreRefusedAndNothingIsSent) {
+  ManualClock clock;
+  FieldProbe probe;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  const auto drawn = w->stats().frames_drawn;
+  const auto wake = w->next_wake();
+  struct Case {
+    int key, action, mods;
+    const char* names;  // what the message must name
+  };
+  for (const Case c : {Case{-5, GLFW_PRESS, 0, "key -5"}, Case{GLFW_KEY_LAST + 1, GLFW_PRESS, 0, "key 349"},
+                       Case{GLFW_KEY_UNKNOWN, GLFW_PRESS, 0, "key -1"}, Case{GLFW_KEY_BACKSPACE, 7, 0, "action 7"},
+                       Case{GLFW_KEY_BACKSPACE, -1, 0, "action -1"},
+                       Case{GLFW_KEY_BACKSPACE, GLFW_PRESS, 0x400, "mods 1024"},
+                       Case{GLFW_KEY_BACKSPACE, GLFW_PRESS, -1, "mods -1"}}) {
+    const Status s = w->inject_key(c.key, c.action, c.mods);
+    ASSERT_FALSE(s.ok()) << c.names;
+    EXPECT_EQ(s.error().code, Errc::invalid_argument);
+    EXPECT_NE(s.error().message.find(c.names), std::string::npos) << s.error().message;
+  }
+  EXPECT_EQ(w->next_wake(), wake) << "no input was counted";
+  settle(*w, clock);
+  EXPECT_EQ(w->stats().frames_drawn, drawn) << "nothing was drawn for refused keys";
+  EXPECT_STREQ(probe.text, "abc") << "nothing reached the field";
+  ASSERT_TRUE(key(*w, clock, GLFW_KEY_END)) << "the window takes good keys after bad ones";
+  ASSERT_TRUE(key(*w, clock, GLFW_KEY_BACKSPACE));
+  EXPECT_STREQ(probe.text, "ab");
+}
+
+TEST(InjectFocusTest, LosingFocusLetsGoOfAHeldKey) {
+  ManualClock clock;
+  FieldProbe probe;
+  std::strcpy(probe.text, "a long line of text to delete");
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  ASSERT_TRUE(key(*w, clock, GLFW_KEY_END));
+  ASSERT_TRUE(w->inject_key(GLFW_KEY_BACKSPACE, GLFW_PRESS));
+  run_until_idle(*w, clock, 40);  // ImGui repeats the held key at its instants
+  const std::size_t while_held = std::strlen(probe.text);
+  EXPECT_LT(while_held, std::strlen("a long line of text to delete") - 3);
+  w->inject_focus(false);
+  settle(*w, clock);
+  const std::size_t after_blur = std::strlen(probe.text);
+  (void)clock.advance(2s);
+  w->frame();
+  settle(*w, clock);
+  EXPECT_EQ(std::strlen(probe.text), after_blur) << "the window lost focus: no more repeats";
+  EXPECT_GT(after_blur, 0u);
+}
+
+TEST(WindowFrameTest, AFrameCalledFromInsideItsOwnFrameDoesNothing) {
+  ManualClock clock;
+  int draws = 0;
+  auto w = open_window(test_options(&clock), [&](Window& self, CallbackContext&) {
+    ++draws;
+    self.frame();  // re-entry: ignored
+    begin_full("reentry");
+    ImGui::Text("draws %d", draws);
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  w->frame();
+  EXPECT_EQ(draws, 1);
+  EXPECT_EQ(w->stats().frames_run, 1u);
+  EXPECT_EQ(w->stats().frames_drawn, 1u);
+  settle(*w, clock);
+  EXPECT_GE(draws, 2) << "the window goes on drawing";
+}
+
+TEST(WindowFrameTest, WithoutTheSettleCheckAnimationsWaitForTheApp) {
+  ManualClock clock;
+  WindowOptions options = test_options(&clock);
+  options.settle_frames = false;
+  int draws = 0;
+  auto w = open_window(options, [&](Window&, CallbackContext&) {
+    ++draws;
+    begin_full("animated");
+    ImGui::ProgressBar(std::fmod(static_cast<float>(ImGui::GetTime()), 1.0f));
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  EXPECT_EQ(draws, 1) << "the start-up frame only";
+  w->inject_mouse_position(10, 10);
+  run_until_idle(*w, clock);
+  EXPECT_EQ(draws, 3) << "two frames after input, then the app decides";
+
+  WindowOptions settling = test_options(&clock);
+  int settled_draws = 0;
+  auto s = open_window(settling, [&](Window&, CallbackContext&) {
+    ++settled_draws;
+    begin_full("animated");
+    ImGui::ProgressBar(std::fmod(static_cast<float>(ImGui::GetTime()), 1.0f));
+    ImGui::End();
+  });
+  ASSERT_TRUE(s);
+  run_until_idle(*s, clock, 50);
+  EXPECT_EQ(settled_draws, 50) << "with the settle check, changing content draws every frame interval";
+}
+
+}  // namespace
+}  // namespace cadence::testing
