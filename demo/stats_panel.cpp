@@ -24,6 +24,7 @@ void StatsPanel::draw(const cadence::EventLoop& loop, const cadence::Window& win
     window_start_ = now;
     wakeups_at_start_ = loop.stats().wakeups;
     cpu_at_start_ = process_cpu_time();
+    sample(loop, window);
   }
   const double elapsed = std::chrono::duration<double>(now - window_start_).count();
   if (elapsed >= 2.0) {
@@ -32,12 +33,13 @@ void StatsPanel::draw(const cadence::EventLoop& loop, const cadence::Window& win
     window_start_ = now;
     wakeups_at_start_ = loop.stats().wakeups;
     cpu_at_start_ = process_cpu_time();
+    sample(loop, window);
   }
   const cadence::WindowStats& s = window.stats();
-  ImGui::Text("wake-ups: %.1f /s   frames drawn: %" PRIu64 "   CPU: %.2f %% of a core", wakeups_per_second_, s.frames_drawn,
-              cpu_percent_);
-  ImGui::Text("loop wake-ups: %" PRIu64 "   frames run: %" PRIu64 "   failures: %" PRIu64, loop.stats().wakeups,
-              s.frames_run, s.failures);
+  ImGui::Text("wake-ups: %.1f /s   frames drawn: %" PRIu64 "   CPU: %.2f %% of a core", wakeups_per_second_,
+              shown_.frames_drawn, cpu_percent_);
+  ImGui::Text("loop wake-ups: %" PRIu64 "   frames run: %" PRIu64 "   failures: %" PRIu64, shown_.loop_wakeups,
+              shown_.frames_run, s.failures);
   std::vector<float> lateness(s.caret_lateness_ms.begin(), s.caret_lateness_ms.end());
   lateness.insert(lateness.end(), app_lateness_ms.begin(), app_lateness_ms.end());
   std::vector<float> sorted = lateness;
@@ -63,6 +65,10 @@ void StatsPanel::draw(const cadence::EventLoop& loop, const cadence::Window& win
   }
   ImGui::Dummy(ImVec2(width, kHeight));
   ImGui::TextDisabled("lateness of each timer run, 0-2 ms (red: over 2 ms)");
+}
+
+void StatsPanel::sample(const cadence::EventLoop& loop, const cadence::Window& window) {
+  shown_ = Counters{window.stats().frames_drawn, window.stats().frames_run, loop.stats().wakeups};
 }
 
 }  // namespace demo

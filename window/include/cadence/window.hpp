@@ -15,7 +15,9 @@
 //   textures) differ from the frame before, or after which ImGui still hides, sizes or fades a
 //   window: the settle check. It stops after two identical frames in a row, so content that
 //   changes by itself (a plot, a progress bar driven by ImGui::GetTime()) keeps drawing at the
-//   frame interval, as the user would see it, and a still screen costs nothing;
+//   frame interval, as the user would see it, and a still screen costs nothing. So does text
+//   that changes in every frame it is drawn in (a live frame counter, the wall clock read in the
+//   draw function): sample such values on a timer instead;
 // - at ImGui's own instants, from its state after each frame, through one system timer
 //   (kImGuiTimingTimer): the next repeat of a held mouse button or key while an item is active
 //   (io.KeyRepeatDelay, then io.KeyRepeatRate; a held "+" costs one frame per repeat), the
