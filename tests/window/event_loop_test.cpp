@@ -91,6 +91,24 @@ TEST(EventLoopTest, AWindowOpenedFromADrawFunctionJoinsTheLoop) {
   EXPECT_GE(second->stats().frames_drawn, 2u);
 }
 
+TEST(EventLoopTest, RunOnceFromInsideAnIterationDoesNothing) {
+  ManualClock clock;
+  EventLoop loop;
+  bool inner = false;
+  int frames = 0;
+  auto w = open_window(test_options(&clock), [&](Window& self, CallbackContext&) {
+    ++frames;
+    inner = loop.run_once(0ms);
+    self.request_close();  // the nested call must not destroy this window while it draws
+  });
+  ASSERT_TRUE(w);
+  loop.add(std::move(w));
+  EXPECT_FALSE(loop.run_once(0ms)) << "the window closed after its frame";
+  EXPECT_TRUE(inner);
+  EXPECT_EQ(frames, 1);
+  EXPECT_EQ(loop.window_count(), 0u);
+}
+
 TEST(EventLoopRunUntilTest, RunsUntilAWorkersResultIsOnTheScreen) {
   EventLoop loop;
   int shown = 0;  // what the last drawn frame showed

@@ -29,6 +29,15 @@ struct FieldProbe {
   }
 };
 
+// ImGui::IsKeyPressed on both versions' key APIs.
+bool pressed(ImGuiKey k, bool repeat) {
+#if IMGUI_VERSION_NUM >= 18700
+  return ImGui::IsKeyPressed(k, repeat);
+#else
+  return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k), repeat);
+#endif
+}
+
 Status key(Window& w, ManualClock& clock, int k, int mods = 0) {
   if (Status s = w.inject_key(k, GLFW_PRESS, mods); !s) return s;
   settle(w, clock);
@@ -152,10 +161,10 @@ TEST(WindowFrameTest, WithoutTheSettleCheckAnimationsWaitForTheApp) {
   });
   ASSERT_TRUE(w);
   run_until_idle(*w, clock);
-  EXPECT_EQ(draws, 1) << "the start-up frame only";
+  EXPECT_EQ(draws, 2) << "ImGui's two start-up frames only";
   w->inject_mouse_position(10, 10);
   run_until_idle(*w, clock);
-  EXPECT_EQ(draws, 3) << "two frames after input, then the app decides";
+  EXPECT_EQ(draws, 4) << "two frames after input, then the app decides";
 
   WindowOptions settling = test_options(&clock);
   int settled_draws = 0;
@@ -168,6 +177,102 @@ TEST(WindowFrameTest, WithoutTheSettleCheckAnimationsWaitForTheApp) {
   ASSERT_TRUE(s);
   run_until_idle(*s, clock, 50);
   EXPECT_EQ(settled_draws, 50) << "with the settle check, changing content draws every frame interval";
+}
+
+TEST(SettleTest, AChildOutOfSightLetsTheWindowRest) {
+  ManualClock clock;
+  auto w = open_window(test_options(&clock), [](Window&, CallbackContext&) {
+    begin_full("host");
+    ImGui::SetCursorPosY(2000);  // far below the 320 px window: ImGui hides the child every frame
+    ImGui::BeginChild("off", ImVec2(100, 100), true);
+    ImGui::Text("out of sight");
+    ImGui::EndChild();
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  EXPECT_LT(run_until_idle(*w, clock, 300), 10);
+  EXPECT_EQ(w->next_wake(), std::nullopt) << "at rest: nothing scheduled";
+}
+
+TEST(SettleTest, WhatInputChangesLateInAFrameReachesTheScreen) {
+  ManualClock clock;
+  int presses = 0;
+  int shown = -1;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) {
+    begin_full("late");
+    ImGui::Text("%d", presses);  // drawn before the key is handled, as apps often do
+    shown = presses;
+    if (pressed(ImGuiKey_Space, false)) ++presses;
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  ASSERT_TRUE(w->inject_key(GLFW_KEY_SPACE, GLFW_PRESS));
+  run_until_idle(*w, clock, 100);
+  EXPECT_EQ(presses, 1);
+  EXPECT_EQ(shown, 1) << "the frame after the input frame shows it, with the key still held";
+}
+
+TEST(SettleTest, AKeyHeldForTheAppRepeatsWithoutAnActiveItem) {
+  ManualClock clock;
+  int moves = 0;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) {
+    begin_full("keys");
+    if (pressed(ImGuiKey_RightArrow, true)) ++moves;
+    ImGui::Text("%d", moves);
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  ASSERT_TRUE(w->inject_key(GLFW_KEY_RIGHT, GLFW_PRESS));
+  Duration passed{0};
+  while (passed < 1s) {
+    const auto next = w->next_wake();
+    if (!next || passed + *next > 1s) break;
+    (void)clock.advance(*next);
+    passed += *next;
+    w->frame();
+  }
+  // The press, then repeats from io.KeyRepeatDelay on, every io.KeyRepeatRate (0.05 s).
+  EXPECT_GE(moves, 12) << "the held arrow goes on repeating";
+}
+
+TEST(SettleTest, AnImGuiDelayOfForeverIsNotWaitedFor) {
+  ManualClock clock;
+  auto w = open_window(test_options(&clock), [](Window&, CallbackContext&) {
+    ImGui::GetIO().KeyRepeatDelay = 3.0e38f;
+    begin_full("never");
+    ImGui::Button("held", ImVec2(100, 40));
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  w->inject_mouse_position(20, 20);
+  w->inject_mouse_button(0, true);
+  EXPECT_LT(run_until_idle(*w, clock, 100), 10);
+  EXPECT_EQ(w->next_wake(), std::nullopt) << "no wake-up at the end of time, and no overflow";
+}
+
+TEST(WindowFrameTest, AFrameRunFromAnotherWindowLeavesThatWindowsContextsCurrent) {
+  ManualClock clock;
+  auto other = open_window(test_options(&clock), [](Window&, CallbackContext&) {
+    begin_full("other");
+    ImGui::End();
+  });
+  ASSERT_TRUE(other);
+  ImGuiContext* seen = nullptr;
+  auto w = open_window(test_options(&clock), [&](Window& self, CallbackContext&) {
+    other->request_redraw();
+    other->frame();
+    seen = ImGui::GetCurrentContext();
+    EXPECT_EQ(seen, self.imgui_context());
+    begin_full("self");
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  w->frame();
+  EXPECT_EQ(seen, w->imgui_context());
+  EXPECT_GE(other->stats().frames_drawn, 1u);
 }
 
 }  // namespace

@@ -62,11 +62,14 @@ std::uint64_t draw_data_hash(const ImDrawData* data) {
     }
   }
 #if IMGUI_VERSION_NUM >= 19200
-  // A texture update (new glyphs rasterised) changes pixels without changing the vertices.
-  static std::uint64_t updates = 0;
+  // A texture update (new glyphs rasterised) changes pixels without changing the vertices:
+  // hash what is pending, so that a frame with an update differs from the frames around it
+  // and a pending update that stays (nothing rendered it) does not look new in every frame.
   if (data->Textures != nullptr) {
     for (const ImTextureData* tex : *data->Textures) {
-      if (tex->Status != ImTextureStatus_OK && tex->Status != ImTextureStatus_Destroyed) h.value(++updates);
+      h.value(tex->UniqueID);
+      h.value(tex->Status);
+      h.value(tex->UpdateRect);
     }
   }
 #endif

@@ -21,6 +21,7 @@ Window* EventLoop::add(std::unique_ptr<Window> window) {
 }
 
 bool EventLoop::run_once(std::optional<Duration> max_wait) {
+  if (iterating_) return true;  // from inside an iteration: the one running goes on
   for (auto& w : pending_) windows_.push_back(std::move(w));
   pending_.clear();
   if (windows_.empty()) return false;

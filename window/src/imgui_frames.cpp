@@ -10,8 +10,12 @@ bool imgui_needs_next_frame() {
   if (g.NavWindowingTarget != nullptr) return true;  // its highlight and list appear after delays
   for (ImGuiWindow* window : g.Windows) {
     if (!window->Active && !window->WasActive) continue;
-    if (window->HiddenFramesCanSkipItems > 0 || window->HiddenFramesCannotSkipItems > 0 ||
-        window->HiddenFramesForRenderOnly > 0 || window->AutoFitFramesX > 0 || window->AutoFitFramesY > 0) {
+    if (window->AutoFitFramesX > 0 || window->AutoFitFramesY > 0) return true;
+    // Hidden frames matter while a window appears (a new window, a popup or tooltip sizing
+    // itself). A child clipped out of sight, or one of a collapsed parent, is hidden in every
+    // frame: that is a window at rest, not one that needs frames.
+    if (window->Appearing && (window->HiddenFramesCanSkipItems > 0 || window->HiddenFramesCannotSkipItems > 0 ||
+                              window->HiddenFramesForRenderOnly > 0)) {
       return true;
     }
   }

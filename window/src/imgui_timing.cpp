@@ -41,8 +41,10 @@ ImGuiTiming imgui_timing() {
   ImGuiContext& g = *ImGui::GetCurrentContext();
   const ImGuiIO& io = g.IO;
   ImGuiTiming out;
-  // Repeats matter to an active item only (a held button or slider, a text field being typed in).
-  if (g.ActiveId != 0) {
+  // Held buttons and keys repeat for the active item (a held "+", a text field being typed
+  // in) and for the app's own IsKeyPressed(key, true) and IsMouseClicked(button, true); a hold
+  // that changes nothing is cut short by the window (window.cpp, idle_repeats).
+  {
     for (int b = 0; b < 5; ++b) {
       if (io.MouseDown[b]) {
         keep_sooner(out.repeat_in,

@@ -25,6 +25,10 @@ namespace {
 
 // How far past one of ImGui's own instants the window wakes (see plan_next_frames).
 constexpr Duration kImGuiTimingMargin = std::chrono::microseconds(500);
+// ImGui instants further away than this (seconds) are not waited for: a delay set to "never".
+constexpr double kLongestImGuiWait = 24.0 * 3600.0;
+// Identical frames in a row drawn only because ImGui's state said it needs another.
+constexpr int kMaxNeedyFrames = 3;
 
 std::string ms_text(Duration d) {
   char text[64];
@@ -60,14 +64,7 @@ Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFuncti
   // A window may be opened from another window's draw function: leave that one's ImGui and
   // OpenGL contexts current when done. Declared after `window`, so that it runs before a
   // failed window's destructor can terminate GLFW.
-  struct RestoreContexts {
-    ImGuiContext* imgui = ImGui::GetCurrentContext();
-    GLFWwindow* gl = glfwGetCurrentContext();
-    ~RestoreContexts() {
-      ImGui::SetCurrentContext(imgui);
-      glfwMakeContextCurrent(gl);
-    }
-  } restore;
+  const detail::RestoreContexts restore;
   Impl& w = *window->impl_;
   w.owner = window.get();
 
@@ -93,6 +90,7 @@ Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFuncti
   ImGui_ImplGlfw_InitForOpenGL(w.glfw, /*install_callbacks=*/false);  // ours route by window
   ImGui_ImplOpenGL3_Init("#version 130");
   w.install_callbacks();
+  if (!w.options.settle_frames) w.frames_owed = 2;  // ImGui's two start-up frames
 
   w.runtime = std::make_unique<WindowRuntime>(w.options.time_source.value_or(TimeSource::system()), w.options.runtime);
   w.runtime->set_waker([] { glfwPostEmptyEvent(); });  // thread-safe; called once per batch
@@ -169,6 +167,8 @@ void Window::frame() {
     explicit InFrame(bool& f) : flag(f) { flag = true; }
     ~InFrame() { flag = false; }
   } in_frame(w.in_frame);
+  // A frame run from another window's callback leaves that window's contexts current after.
+  const detail::RestoreContexts restore;
   w.make_current();
   ++w.stats.frames_run;
   w.frame_start = w.runtime->now();
@@ -232,8 +232,13 @@ void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_in
     // The settle check: a frame that showed something new is followed by another at the frame
     // interval, until two in a row are the same; so is one after which ImGui still shows or
     // sizes a window.
+    // A frame drawn for input is always followed by one: immediate mode shows what the input
+    // changed late in that frame (a key handled after the text showing its effect) only in the
+    // next. ImGui's own "needs a frame" is trusted for a few identical frames at most.
     settle_at.reset();
-    if (options.settle_frames && (changed || detail::imgui_needs_next_frame())) {
+    const bool needs = detail::imgui_needs_next_frame();
+    needy_streak = changed || drawn_for_input || !needs ? 0 : needy_streak + 1;
+    if (options.settle_frames && (changed || drawn_for_input || (needs && needy_streak <= kMaxNeedyFrames))) {
       settle_at = frame_start + runtime->frame_interval();
     }
   }
@@ -251,14 +256,17 @@ void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_in
   std::optional<double> next = timing.delay_in;
   if (timing.repeat_in && idle_repeats < 2 && (!next || *timing.repeat_in < *next)) next = timing.repeat_in;
   (void)runtime->remove_timer(kImGuiTimingTimer);
-  if (next) {
+  if (next && *next < kLongestImGuiWait) {  // a delay set beyond it (FLT_MAX) never comes
     // ImGui adds up float frame times: wake a little past the instant, so that its sum has
-    // crossed the threshold when it looks.
-    const auto in = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) + kImGuiTimingMargin;
+    // crossed the threshold when it looks. Counted from the frame's start, not from now (after
+    // the buffer swap, which may have waited for the screen).
+    const Duration since_start = std::max(Duration::zero(), runtime->now() - frame_start);
+    const auto in = std::max(Duration::zero(), std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) +
+                                                   kImGuiTimingMargin - since_start);
     // A settle frame less than a frame interval before ImGui's instant is left to that
     // instant's frame, which settles too: a button repeating faster than every other frame
     // (ImGui 1.86's held "+", every 25 ms) costs one frame per repeat, not two.
-    if (settle_at && frame_start + in < *settle_at + runtime->frame_interval()) settle_at.reset();
+    if (settle_at && frame_start + since_start + in < *settle_at + runtime->frame_interval()) settle_at.reset();
     (void)runtime->add_system_timer(kImGuiTimingTimer, Timer::once(in, [this](TimerCallbackInfo&) {
                                       timing_due = true;
                                       return TimerCallbackReturn::redraw();

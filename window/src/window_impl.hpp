@@ -1,6 +1,7 @@
 // Window::Impl: what a window holds, shared by the window's source files.
 #pragma once
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <array>
@@ -12,6 +13,22 @@
 #include "system_timers.hpp"
 
 namespace cadence {
+namespace detail {
+
+/// Makes the ImGui and OpenGL contexts current at its construction current again when it goes.
+struct RestoreContexts {
+  ImGuiContext* imgui = ImGui::GetCurrentContext();
+  GLFWwindow* gl = glfwGetCurrentContext();
+  RestoreContexts() = default;
+  RestoreContexts(const RestoreContexts&) = delete;
+  RestoreContexts& operator=(const RestoreContexts&) = delete;
+  ~RestoreContexts() {
+    if (ImGui::GetCurrentContext() != imgui) ImGui::SetCurrentContext(imgui);
+    if (glfwGetCurrentContext() != gl) glfwMakeContextCurrent(gl);
+  }
+};
+
+}  // namespace detail
 
 struct Window::Impl {
   Impl(WindowOptions o, DrawFunction d)
@@ -38,6 +55,7 @@ struct Window::Impl {
   std::optional<Instant> settle_at;    // the next frame to see whether ImGui has come to rest
   bool timing_due = false;   // the kImGuiTimingTimer ran since the last drawn frame
   int idle_repeats = 0;      // frames drawn for a repeat instant in a row that changed nothing
+  int needy_streak = 0;      // identical frames in a row drawn because ImGui said it needs one
   std::optional<std::uint64_t> last_hash;  // of the last drawn frame's draw data
   std::optional<Instant> last_drawn;
   Instant frame_start;  // of the frame being drawn

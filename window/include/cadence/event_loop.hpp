@@ -45,7 +45,8 @@ class EventLoop {
   void run_for(Duration duration);
   /// Waits once (at most `max_wait`, if given), then runs a frame for each window and destroys
   /// the closed ones. Returns false when no window is left. Cost: the wait, plus each window's
-  /// frame() and next_wake().
+  /// frame() and next_wake(). Re-entry: a call from inside an iteration (a draw function,
+  /// timer callback or write-back of one of its windows) does nothing and returns true.
   bool run_once(std::optional<Duration> max_wait = std::nullopt);
   /// Runs iterations until `predicate()` holds, `timeout` of steady_clock time has passed, or
   /// no window is left; the way a test (or an app's own start-up code) waits for something to

@@ -28,8 +28,10 @@
 // - for the caret's blink: a frame that only toggles the caret (it changes nothing else, so it
 //   starts no settle check).
 // io.DeltaTime is the time between drawn frames on the window's time source, so a ManualClock
-// drives ImGui's timing too. WindowOptions::settle_frames = false turns the settle check and
-// the input-queue frames off (two frames after input instead) for an app that decides itself.
+// drives ImGui's timing too. WindowOptions::settle_frames = false turns the settle check off
+// (two frames at start-up and after input instead) for an app that decides itself. A frame
+// drawn for input is always followed by one at the frame interval: immediate mode shows what
+// input changed late in a frame only in the next.
 //
 // Each drawn frame starts from a clear to ImGui's window background colour: an ImGui window that
 // covers the whole viewport should pass ImGuiWindowFlags_NoBackground (it looks the same, and
@@ -109,7 +111,7 @@ struct WindowOptions {
   /// The settle check ("When a window draws" above): after a frame that showed something new,
   /// draw another at the frame interval, until two in a row are the same. False for an app that
   /// decides itself when ImGui needs frames (request_redraw()); the window then draws two frames
-  /// after input and one per redraw request.
+  /// at start-up and after input, and one per redraw request.
   bool settle_frames = true;
   /// Called on the UI thread with every failure the window's frames report (a timer or worker
   /// that threw, a change that could not be applied). Default: print it to stderr.
@@ -173,6 +175,8 @@ class Window {
   /// draw data for the settle check's hash and one over ImGui's windows and held keys.
   /// Re-entry: a call from inside this window's own frame (its draw function, timer callbacks,
   /// write-backs) does nothing: the frame running goes on.
+  /// Called from another window's callbacks, it leaves that window's ImGui and OpenGL
+  /// contexts current when it returns.
   void frame();
   /// How long this window may sleep, measured on its time source: zero while it owes ImGui
   /// frames or input waits, else the sooner of the settle check's next frame and the runtime's
