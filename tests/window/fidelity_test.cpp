@@ -185,6 +185,7 @@ class Session {
       if (next >= t) break;
       (void)clock_.advance(next - now());
       step_instant();
+      if (guard == 999'999) ADD_FAILURE() << "the event-driven window never let the clock reach " << t.count() << " ns";
     }
     (void)clock_.advance(t - now());
     at_instant_ = false;
@@ -258,6 +259,7 @@ class Session {
   // now, and the reference's once if the instant is on its grid.
   void step_instant() {
     for (int i = 0; i < 100 && live_->next_wake() == Duration::zero(); ++i) live_->frame();
+    if (live_->next_wake() == Duration::zero()) ADD_FAILURE() << "100 frames at one instant: the window spins";
     if (now() % kGrid == Duration::zero() && !(at_instant_ && every_drawn_at_ == now())) {
       every_->request_redraw();
       every_->frame();
@@ -287,13 +289,21 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   Duration t = 96ms;
   s.checkpoint(t, "start-up");
   const auto at = [&](Duration step) { return t += step; };
+  const auto press = [](Window& w) { w.inject_mouse_button(0, true); };
+  const auto release = [](Window& w) { w.inject_mouse_button(0, false); };
+  // Moves the pointer to `p` 4 frames on, presses `hold` later, releases 2 frames after that.
+  const auto click = [&](ImVec2 p, Duration hold) {
+    s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, p); });
+    s.input_at(at(hold), press);
+    s.input_at(at(16ms * 2), release);
+  };
 
   // 1. An auto-repeat button held still: InputInt's "+", then a repeat arrow.
   const ImVec4 count = app.rect("count");
   const float frame_h = count.w - count.y;
   const ImVec2 plus(count.z - frame_h / 2, (count.y + count.w) / 2);
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, plus); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
+  s.input_at(at(16ms * 4), press);
   // While a button repeats, the event-driven window draws each repeat 0.5 ms after ImGui's
   // instant; InputInt shows a new value the frame after it changes it, and a settle frame less
   // than a frame interval before the next repeat is left to it (ImGui 1.86 repeats a held
@@ -310,19 +320,17 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   EXPECT_LE(held.live, (IMGUI_VERSION_NUM < 19000 ? 1 : 2) * repeats + 1) << repeats << " repeats";
   EXPECT_GT(s.live_app().counter, 133) << "the held \"+\" repeats";
   EXPECT_EQ(s.live_app().counter, s.every_app().counter);
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, false); });
+  s.input_at(at(16ms * 4), release);
   s.checkpoint(at(16ms * 8), "\"+\" released");
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("right")); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
+  s.input_at(at(16ms * 4), press);
   s.checkpoint(at(16ms * 63), "repeat arrow held 1 s", "arrows");
   EXPECT_GT(s.live_app().arrows, 12);
   EXPECT_EQ(s.live_app().arrows, s.every_app().arrows);
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, false); });
+  s.input_at(at(16ms * 4), release);
 
   // 2. Backspace held in a text field: first the press alone, then with X-style repeat events.
-  s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("text")); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  click(s.live_app().centre("text"), 16ms * 4);
   s.input_at(at(16ms * 2), [](Window& w) { (void)w.inject_key(GLFW_KEY_END, GLFW_PRESS); });
   s.input_at(at(16ms * 2), [](Window& w) { (void)w.inject_key(GLFW_KEY_END, GLFW_RELEASE); });
   const std::size_t full = std::strlen(s.live_app().text);
@@ -339,25 +347,22 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   EXPECT_EQ(s.checkpoint(at(16ms * 36), "caret hidden").live, 1u) << "one frame per toggle";
   EXPECT_EQ(s.checkpoint(at(16ms * 33), "caret shown again").live, 1u);
   {
-    const Duration press = at(16ms * 3);
-    s.input_at(press, [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_PRESS); });
+    const Duration pressed_at = at(16ms * 3);
+    s.input_at(pressed_at, [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_PRESS); });
     for (Duration r = 660ms; r < 1000ms; r += 40ms) {  // the X server's repeats, off the frame grid
-      s.input_at(press + r, [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_REPEAT); });
+      s.input_at(pressed_at + r, [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_REPEAT); });
     }
-    t = press + 16ms * 63;
+    t = pressed_at + 16ms * 63;
     s.checkpoint(t, "Backspace held 1 s with X repeats");
     EXPECT_STREQ(s.live_app().text, s.every_app().text);
     s.input_at(at(16ms), [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_RELEASE); });
   }
-  // A click on empty space ends it (ImGui closes popups with Escape only when keyboard
-  // navigation is on).
-  s.input_at(at(16ms * 4), [](Window& w) { move_to(w, ImVec2(540, 600)); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  // A click on empty space ends the edit (ImGui takes Escape only with keyboard navigation on).
+  click(ImVec2(540, 600), 16ms * 2);
 
   // 3. Drag and drop: a payload held still over a closed tree node opens it after 0.7 s.
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("drag")); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
+  s.input_at(at(16ms * 4), press);
   const ImVec4 folder = app.rect("folder");
   for (int i = 1; i <= 4; ++i) {
     const ImVec2 from = s.live_app().centre("drag");
@@ -368,7 +373,7 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   s.checkpoint(at(16ms * 20), "payload over the closed folder");
   EXPECT_LE(s.checkpoint(at(16ms * 40), "held 0.96 s: the folder opened").live, 5u)
       << "a wake-up at the hold-to-open instant and the frames that show the opened node";
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, false); });
+  s.input_at(at(16ms * 4), release);
   s.checkpoint(at(16ms * 8), "dropped");
 
   // 4. Content animated by ImGui::GetTime(): a progress bar the app starts and stops.
@@ -384,9 +389,7 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   });
 
   // 5. Combo, menu, popup, tooltips.
-  s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("combo")); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  click(s.live_app().centre("combo"), 16ms * 4);
   s.checkpoint(at(16ms * 10), "combo open");
   {
     const ImVec4 combo = s.live_app().rect("combo");
@@ -394,29 +397,23 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
     s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, beta); });
   }
   s.checkpoint(at(16ms * 4), "combo entry hovered");
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  s.input_at(at(16ms * 2), press);
+  s.input_at(at(16ms * 2), release);
   s.checkpoint(at(16ms * 10), "combo entry picked");
   EXPECT_EQ(s.live_app().combo, 1);
-  s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("menu")); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  click(s.live_app().centre("menu"), 16ms * 4);
   s.checkpoint(at(16ms * 10), "menu open");
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("open item")); });
   s.checkpoint(at(16ms * 10), "menu item hovered");
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  s.input_at(at(16ms * 2), press);
+  s.input_at(at(16ms * 2), release);
   s.checkpoint(at(16ms * 10), "menu item picked");
   EXPECT_EQ(s.live_app().menu_picks, 1);
-  s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("popup")); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  click(s.live_app().centre("popup"), 16ms * 4);
   s.checkpoint(at(16ms * 10), "popup open");
   // A click on empty space ends it (ImGui closes popups with Escape only when keyboard
   // navigation is on).
-  s.input_at(at(16ms * 4), [](Window& w) { move_to(w, ImVec2(540, 600)); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  click(ImVec2(540, 600), 16ms * 2);
   s.checkpoint(at(16ms * 10), "popup closed");
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("tip")); });
   s.checkpoint(at(16ms * 10), "ImGui tooltip");
@@ -426,14 +423,14 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
 
   // 6. A slider held still, then dragged.
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("slider")); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
+  s.input_at(at(16ms * 4), press);
   EXPECT_LE(s.checkpoint(at(16ms * 62), "slider held 1 s").live, 8u) << "a held slider that does not move is idle";
   const ImVec2 grab = s.live_app().centre("slider");
   for (int i = 1; i <= 5; ++i) {
     s.input_at(at(16ms), [&](Window& w) { move_to(w, ImVec2(grab.x + 12.0f * static_cast<float>(i), grab.y)); });
   }
   s.checkpoint(at(16ms * 10), "slider dragged");
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  s.input_at(at(16ms * 2), release);
 
   // 7. Scroll with momentum over the list.
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, s.live_app().centre("list")); });
@@ -447,20 +444,18 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   const float font = s.live_app().font;
   const ImVec2 pad = s.live_app().padding;
   const ImVec2 arrow(demo.x + pad.x + font / 2, demo.y + pad.y + font / 2);
-  s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, arrow); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  click(arrow, 16ms * 4);
   s.checkpoint(at(16ms * 10), "demo collapsed");
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  s.input_at(at(16ms * 4), press);
+  s.input_at(at(16ms * 2), release);
   s.checkpoint(at(16ms * 10), "demo expanded");
   const ImVec2 corner(demo.x + s.live_app().demo_size.x - 4, demo.y + s.live_app().demo_size.y - 4);
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, corner); });
-  s.input_at(at(16ms * 4), [](Window& w) { w.inject_mouse_button(0, true); });
+  s.input_at(at(16ms * 4), press);
   for (int i = 1; i <= 6; ++i) {
     s.input_at(at(16ms), [&](Window& w) { move_to(w, ImVec2(corner.x - 10.0f * static_cast<float>(i), corner.y - 15.0f * static_cast<float>(i))); });
   }
-  s.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
+  s.input_at(at(16ms * 2), release);
   s.checkpoint(at(16ms * 10), "demo resized");
   EXPECT_LT(s.live_app().demo_size.y, s.every_app().demo_size.y + 1) << "same size in both";
   EXPECT_EQ(s.live_app().demo_size.y, s.every_app().demo_size.y);

@@ -136,7 +136,7 @@ TEST(WindowFrameTest, AFrameCalledFromInsideItsOwnFrameDoesNothing) {
     ++draws;
     self.frame();  // re-entry: ignored
     begin_full("reentry");
-    ImGui::Text("draws %d", draws);
+    ImGui::Text("re-entry");  // not the count: a counter shown live never settles
     ImGui::End();
   });
   ASSERT_TRUE(w);
@@ -152,13 +152,17 @@ TEST(WindowFrameTest, WithoutTheSettleCheckAnimationsWaitForTheApp) {
   ManualClock clock;
   WindowOptions options = test_options(&clock);
   options.settle_frames = false;
+  // A progress bar on ImGui's clock: it changes in every frame.
+  const auto animated = [](int& draws) {
+    return [&draws](Window&, CallbackContext&) {
+      ++draws;
+      begin_full("animated");
+      ImGui::ProgressBar(std::fmod(static_cast<float>(ImGui::GetTime()), 1.0f));
+      ImGui::End();
+    };
+  };
   int draws = 0;
-  auto w = open_window(options, [&](Window&, CallbackContext&) {
-    ++draws;
-    begin_full("animated");
-    ImGui::ProgressBar(std::fmod(static_cast<float>(ImGui::GetTime()), 1.0f));
-    ImGui::End();
-  });
+  auto w = open_window(options, animated(draws));
   ASSERT_TRUE(w);
   run_until_idle(*w, clock);
   EXPECT_EQ(draws, 2) << "ImGui's two start-up frames only";
@@ -168,12 +172,7 @@ TEST(WindowFrameTest, WithoutTheSettleCheckAnimationsWaitForTheApp) {
 
   WindowOptions settling = test_options(&clock);
   int settled_draws = 0;
-  auto s = open_window(settling, [&](Window&, CallbackContext&) {
-    ++settled_draws;
-    begin_full("animated");
-    ImGui::ProgressBar(std::fmod(static_cast<float>(ImGui::GetTime()), 1.0f));
-    ImGui::End();
-  });
+  auto s = open_window(settling, animated(settled_draws));
   ASSERT_TRUE(s);
   run_until_idle(*s, clock, 50);
   EXPECT_EQ(settled_draws, 50) << "with the settle check, changing content draws every frame interval";
@@ -225,14 +224,7 @@ TEST(SettleTest, AKeyHeldForTheAppRepeatsWithoutAnActiveItem) {
   ASSERT_TRUE(w);
   run_until_idle(*w, clock);
   ASSERT_TRUE(w->inject_key(GLFW_KEY_RIGHT, GLFW_PRESS));
-  Duration passed{0};
-  while (passed < 1s) {
-    const auto next = w->next_wake();
-    if (!next || passed + *next > 1s) break;
-    (void)clock.advance(*next);
-    passed += *next;
-    w->frame();
-  }
+  run_for(*w, clock, 1s);
   // The press, then repeats from io.KeyRepeatDelay on, every io.KeyRepeatRate (0.05 s).
   EXPECT_GE(moves, 12) << "the held arrow goes on repeating";
 }

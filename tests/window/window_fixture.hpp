@@ -61,14 +61,34 @@ inline int bright_pixels(const std::vector<std::uint8_t>& rgba, int width, int x
 /// the window waits longer (the caret's next toggle, a timer). Returns the time that passed.
 inline Duration settle(Window& w, ManualClock& clock, Duration interval = 16ms) {
   Duration passed{0};
-  for (int frames = 0; frames < 1000; ++frames) {
+  for (int frames = 0;; ++frames) {
     const auto next = w.next_wake();
     if (!next || *next > interval) break;
+    if (frames == 1000) {
+      ADD_FAILURE() << "the window did not settle in 1000 frames";
+      break;
+    }
     (void)clock.advance(*next);
     passed += *next;
     w.frame();
   }
   return passed;
+}
+
+/// Runs the frames the window asks for during `duration`, the clock jumping to each, and
+/// leaves the clock at the last frame run. Returns the frames run.
+inline int run_for(Window& w, ManualClock& clock, Duration duration) {
+  Duration passed{0};
+  int frames = 0;
+  for (;;) {
+    const auto next = w.next_wake();
+    if (!next || passed + *next > duration) break;
+    (void)clock.advance(*next);
+    passed += *next;
+    w.frame();
+    ++frames;
+  }
+  return frames;
 }
 
 /// Runs frames as a loop would, with the manual clock jumping to each wake-up, until the window

@@ -7,6 +7,8 @@
 #include <exception>
 #include <string>
 
+#include "scoped_flag.hpp"
+
 namespace cadence {
 
 double glfw_timeout_seconds(double seconds) noexcept {
@@ -39,11 +41,9 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
   }
   ++stats_.wakeups;
 
-  struct Iterating {
-    bool& flag;
-    explicit Iterating(bool& f) : flag(f) { flag = true; }
-    ~Iterating() { flag = false; }
-  } iterating(iterating_);
+  // The frames and the closing windows' destructors are the iteration: a run_once() or
+  // run_until() from inside either must not touch windows_ meanwhile.
+  const detail::ScopedFlag iterating(iterating_);
   for (std::size_t i = 0; i < windows_.size(); ++i) windows_[i]->frame();  // may add() windows
   std::erase_if(windows_, [](const std::unique_ptr<Window>& w) { return w->should_close(); });
   return !windows_.empty() || !pending_.empty();  // windows added here join at the next call

@@ -15,6 +15,7 @@
 #include "imgui_frames.hpp"
 #include "imgui_input.hpp"
 #include "imgui_timing.hpp"
+#include "scoped_flag.hpp"
 #include "window_impl.hpp"
 
 namespace cadence {
@@ -162,11 +163,7 @@ std::optional<Duration> Window::next_wake() {
 void Window::frame() {
   Impl& w = *impl_;
   if (w.in_frame) return;
-  struct InFrame {
-    bool& flag;
-    explicit InFrame(bool& f) : flag(f) { flag = true; }
-    ~InFrame() { flag = false; }
-  } in_frame(w.in_frame);
+  const detail::ScopedFlag in_frame(w.in_frame);
   // A frame run from another window's callback leaves that window's contexts current after.
   const detail::RestoreContexts restore;
   w.make_current();
@@ -255,7 +252,7 @@ void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_in
   const detail::ImGuiTiming timing = detail::imgui_timing();
   std::optional<double> next = timing.delay_in;
   if (timing.repeat_in && idle_repeats < 2 && (!next || *timing.repeat_in < *next)) next = timing.repeat_in;
-  (void)runtime->remove_timer(kImGuiTimingTimer);
+  if (runtime->has_timer(kImGuiTimingTimer)) (void)runtime->remove_timer(kImGuiTimingTimer);  // no error text per frame
   if (next && *next < kLongestImGuiWait) {  // a delay set beyond it (FLT_MAX) never comes
     // ImGui adds up float frame times: wake a little past the instant, so that its sum has
     // crossed the threshold when it looks. Counted from the frame's start, not from now (after
