@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cadence/time.hpp"
+#include "cadence/timer_wheel.hpp"
 
 namespace cadence::fuzz {
 
@@ -68,9 +69,9 @@ class Bytes {
   }
 
  private:
-  /// The span of the wheel's level `level` in whole milliseconds: 2^(14 + 6 (level - 1)) ms.
+  /// The span of the wheel's level `level` in whole milliseconds (TimerWheel's geometry).
   static Duration level_edge(int level) noexcept {
-    const int shift = 14 + 6 * (level - 1);
+    const int shift = static_cast<int>(TimerWheel::kLevel1Shift + TimerWheel::kRatioBits * static_cast<unsigned>(level - 1));
     constexpr std::int64_t kMaxMs = Duration::max().count() / 1'000'000;
     if (shift >= 62 || (std::int64_t{1} << shift) > kMaxMs) return Duration::max();
     return std::chrono::milliseconds(std::int64_t{1} << shift);

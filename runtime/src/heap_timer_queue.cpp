@@ -5,7 +5,7 @@
 namespace cadence {
 
 HeapTimerQueue::HeapTimerQueue(Ticks start)
-    : now_ms_(std::clamp<std::int64_t>(start.count(), 0, kLastTick.count())) {}
+    : now_ms_(clamp_to_timeline(start.count())) {}
 
 QueueId HeapTimerQueue::schedule(Ticks after, Token token) {
   const std::int64_t deadline_ms = deadline_after(now_ms_, after.count());

@@ -100,11 +100,12 @@ std::string check_linked(const SharedView& v, std::uint32_t slot, std::uint32_t 
   if (!v.is_link(head)) return bad_link("the slot head of a pending timer", head, v);
   if (!v.link_or_none(n.next)) return bad_link("a timer's next link", n.next, v);
   if (!v.is_link(n.prev)) return bad_link("a timer's previous link", n.prev, v);
-  const std::string where = "timer " + std::to_string(link) + " is not where slot " + std::to_string(slot) + "'s list says";
-  if (head != link && v.node(n.prev).next != link) return where;
-  if (n.next != 0 && head != n.next && v.node(n.next).prev != link) return where;
-  if (n.next == 0 && v.node(head).prev != link) return where;
-  return {};
+  // The message is built only for a broken list: this runs for every cancel and fired timer.
+  const bool in_place = (head == link || v.node(n.prev).next == link) &&
+                        (n.next == 0 || head == n.next || v.node(n.next).prev == link) &&
+                        (n.next != 0 || v.node(head).prev == link);
+  if (in_place) return {};
+  return "timer " + std::to_string(link) + " is not where slot " + std::to_string(slot) + "'s list says";
 }
 
 // Appends node `link` at the tail of `slot`'s list (its own fields first, then the links that
@@ -305,7 +306,7 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
   };
   // The count is not trusted to skip work: a damaged one would hide pending timers for good.
   // An unused wheel has nothing to visit; otherwise the walks below are bounded anyway.
-  if (v.used() == 0) {
+  if (used == 0) {
     // Nothing to visit.
   } else if (static_cast<std::uint64_t>(ticks) < slots) {
     // Tick by tick: the hand visits one bucket per tick and fires what is due there (a timer

@@ -234,10 +234,11 @@ void TimeoutHeap::release_slot(std::uint32_t slot) {
 
 void TimeoutHeap::release_data(Data data) {
   ++freed_count_;
-  if (!free_callback_ || in_callback_) {
+  if (!free_callback_) return;
+  if (in_callback_) {
     // A release set off from inside the callback (its pop() dropping a root) runs the callback
     // as a call of its own, nested.
-    if (free_callback_) free_callback_(data);
+    free_callback_(data);
     return;
   }
   in_callback_ = true;

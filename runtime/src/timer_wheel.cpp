@@ -37,7 +37,7 @@ constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
 TimerWheel::TimerWheel(Ticks start)
     : ends_(detail::zeroed_array<SlotEnds>(kSlotCount)),
-      now_ms_(std::clamp<std::int64_t>(start.count(), 0, kLastTick.count())) {}
+      now_ms_(clamp_to_timeline(start.count())) {}
 
 std::int64_t TimerWheel::drain_end_ms(std::uint32_t level, std::int64_t block) noexcept {
   return level == 1 ? block * width_of(1) : block * width_of(level) - width_of(level - 1);

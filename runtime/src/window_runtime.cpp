@@ -26,7 +26,7 @@ struct WindowRuntime::Impl {
   TimeSource source;
   Options options;
   Instant origin;
-  mutable Instant latest;  // the latest instant used: the origin, frame starts, changes applied
+  Instant latest;  // the latest instant used: the origin, frame starts, changes applied
   detail::TimerTable timers;
   detail::ThreadTable threads;
   std::optional<Instant> last_frame;
@@ -41,18 +41,33 @@ struct WindowRuntime::Impl {
   // apply() calls in progress: a frame may not start inside one (it would see its changes half
   // applied: a timer added there whose removal comes later in the same set).
   int applying = 0;
-  /// Why a frame may not run now, or an empty message when it may.
+  /// Why a frame may not run now, or nullptr when it may.
   const char* reentry() const {
     if (running) return "from inside a timer callback or write-back; a frame runs its timers and threads once";
     if (applying > 0) return "from inside apply() (a destructor it set off); the frame's changes are still being applied";
-    return "";
+    return nullptr;
   }
-  struct Busy {
-    explicit Busy(Impl& m) : impl(m) { ++impl.busy; }
-    ~Busy() { --impl.busy; }
-    Busy(const Busy&) = delete;
-    Busy& operator=(const Busy&) = delete;
-    Impl& impl;
+  /// Counts a call in progress (`busy`, `applying`) for the length of a scope.
+  class Count {
+   public:
+    explicit Count(int& n) noexcept : n_(n) { ++n_; }
+    Count(const Count&) = delete;
+    Count& operator=(const Count&) = delete;
+    ~Count() { --n_; }
+
+   private:
+    int& n_;
+  };
+  /// Makes `running` the frame's change-set for the length of a scope (its callbacks run).
+  class Running {
+   public:
+    Running(ChangeSet*& running, ChangeSet& changes) noexcept : running_(running) { running_ = &changes; }
+    Running(const Running&) = delete;
+    Running& operator=(const Running&) = delete;
+    ~Running() { running_ = nullptr; }
+
+   private:
+    ChangeSet*& running_;
   };
   std::thread::id owner = std::this_thread::get_id();
 
@@ -78,7 +93,7 @@ struct WindowRuntime::Impl {
   /// The instant changes are applied at: now, but never before an instant the runtime has used
   /// already (a frame's start, or a change it applied). A clock that steps back does not make a
   /// timer paused at 98 ms resume as if it were 0 ms.
-  Instant current() const {
+  Instant current() {
     latest = later_of(latest, source.now());
     return latest;
   }
@@ -184,7 +199,14 @@ WindowRuntime::WindowRuntime(TimeSource source, Options options)
 
 WindowRuntime::~WindowRuntime() {
   Impl& m = *impl_;
-  if (m.running != nullptr || m.busy > 0 || m.closing) {
+  if (!m.on_ui_thread()) {
+    // Its frames, timers and workers belong to the UI thread, which may be using them now.
+    std::fputs("cadence: a WindowRuntime was destroyed on a thread other than the one that made it; destroy "
+               "it on its UI thread\n",
+               stderr);
+    std::abort();
+  }
+  if (m.busy > 0 || m.closing) {  // a running frame holds `busy` too
     // The call on the stack would go on in freed memory: stop here, saying why.
     std::fputs("cadence: a WindowRuntime was destroyed from inside one of its own calls (a timer callback, a "
                "write-back, or a destructor that apply(), remove_timer() or the runtime's own destruction set "
@@ -199,10 +221,8 @@ WindowRuntime::~WindowRuntime() {
   m.closing = true;
   m.threads.shutdown();
   auto doomed_threads = m.threads.release();
-  auto doomed_timers = std::make_unique<detail::TimerTable>(std::move(m.timers));
-  m.timers = detail::TimerTable(m.origin, m.options.queue);
-  doomed_threads.clear();
-  doomed_timers.reset();
+  auto doomed_timers = std::exchange(m.timers, detail::TimerTable(m.origin, m.options.queue));
+  doomed_threads.clear();  // the threads' data first, then (at the end of scope) the timers
 }
 
 Instant WindowRuntime::now() const { return impl_->source.now(); }
@@ -213,7 +233,7 @@ Duration WindowRuntime::frame_interval() const noexcept {
 
 Status WindowRuntime::set_frame_interval(Duration interval) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   if (interval <= Duration::zero()) {
     return Error{Errc::invalid_argument,
                  "frame interval " + detail::describe(interval) + " is not positive; pass the monitor's refresh period"};
@@ -222,47 +242,48 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
   return {};
 }
 
-// Each mutator decides in one place where its change goes: refused while the runtime is being
-// destroyed, into the running frame's change-set while callbacks run, or into the tables now.
+// Each mutator decides in one place where its change goes: refused from another thread or while
+// the runtime is being destroyed, into the running frame's change-set while callbacks run, or
+// into the tables now.
 
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), false);
   return add_now(impl_->timers, id, std::move(timer), false, impl_->current());
 }
 
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), true);
   return add_now(impl_->timers, id, std::move(timer), true, impl_->current());
 }
 
 Status WindowRuntime::remove_timer(TimerId id) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   if (impl_->running) return defer_remove(impl_->timers, *impl_->running, id, /*frame=*/true);
   return impl_->timers.remove(id);
 }
 
 Status WindowRuntime::pause_timer(TimerId id) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, true);
   return impl_->timers.pause(id, impl_->current());
 }
 
 Status WindowRuntime::resume_timer(TimerId id) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, false);
   return impl_->timers.resume(id, impl_->current());
 }
 
 Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   if (impl_->running) return defer_start(impl_->threads, *impl_->running, id, std::move(thread));
   if (Status s = check_new_thread(id, thread); !s) return s;
   return impl_->threads.start(id, std::move(thread));
@@ -270,13 +291,13 @@ Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
 
 Status WindowRuntime::stop_thread(ThreadId id) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   return impl_->threads.stop(id);
 }
 
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   return impl_->threads.send(id, std::move(payload));
 }
 
@@ -311,8 +332,8 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
     changes.frame_error(impl_->refusal().error());
     return;
   }
-  const Impl::Busy busy(*impl_);
-  if (const char* why = impl_->reentry(); *why != '\0') {
+  const Impl::Count busy(impl_->busy);
+  if (const char* why = impl_->reentry()) {
     changes.frame_error(Error{Errc::reentrant_call, std::string("run_timers() was called ") + why + ". No timer ran"});
     return;
   }
@@ -332,13 +353,9 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
     frame_start = floor;
   }
   impl_->last_frame = frame_start;
-  if (frame_start.since_origin() > impl_->latest.since_origin()) impl_->latest = frame_start;  // kinds checked above
+  impl_->latest = later_of(impl_->latest, frame_start);
   CallbackContext context(*this, changes, frame_start);
-  impl_->running = &changes;
-  struct Reset {
-    ChangeSet*& running;
-    ~Reset() { running = nullptr; }
-  } reset{impl_->running};
+  const Impl::Running running(impl_->running, changes);
   impl_->timers.run(frame_start, context, changes);
 }
 
@@ -347,18 +364,14 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
     changes.frame_error(impl_->refusal().error());
     return;
   }
-  const Impl::Busy busy(*impl_);
-  if (const char* why = impl_->reentry(); *why != '\0') {
+  const Impl::Count busy(impl_->busy);
+  if (const char* why = impl_->reentry()) {
     changes.frame_error(Error{Errc::reentrant_call,
                               std::string("run_threads() was called ") + why + ". No message was delivered"});
     return;
   }
   CallbackContext context(*this, changes, impl_->last_frame ? *impl_->last_frame : impl_->current());
-  impl_->running = &changes;
-  struct Reset {
-    ChangeSet*& running;
-    ~Reset() { running = nullptr; }
-  } reset{impl_->running};
+  const Impl::Running running(impl_->running, changes);
   impl_->threads.run(context, changes);
 }
 
@@ -372,7 +385,7 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
                                                                          detail::num(dropped) + " changes were dropped"}});
     return report;  // `changes` goes here: what its timers captured may call the runtime, refused too
   }
-  const Impl::Busy busy(*impl_);
+  const Impl::Count busy(impl_->busy);
   if (impl_->running) {
     // From inside a timer callback or a write-back: the frame is using the tables, so the
     // changes join the frame's own change-set, which apply() carries out after every callback.
@@ -385,12 +398,8 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
     return report;
   }
   report.update = changes.update();
-  ++impl_->applying;
-  struct Applied {
-    int& applying;
-    ~Applied() { --applying; }
-  } applied{impl_->applying};
-  const Instant began = impl_->current();
+  const Impl::Count applied(impl_->applying);
+  (void)impl_->current();  // brings `latest` up to now
   detail::TimerTable& timers = impl_->timers;
   const auto record = [&report](TimerId id, Status s) {
     if (s) {
@@ -401,8 +410,8 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
   };
   for (Change& change : changes.changes_) {
     // The changes count from when apply() began, or from a later instant that a destructor it
-    // set off used meanwhile (a frame it ran): the timeline never goes back.
-    const Instant at = later_of(began, impl_->latest);
+    // set off used meanwhile (a frame it ran): `latest`, which never goes back.
+    const Instant at = impl_->latest;
     if (auto* add = std::get_if<AddTimer>(&change)) {
       record(add->id, add_now(timers, add->id, std::move(add->timer), add->system, at));
     } else if (auto* remove = std::get_if<RemoveTimer>(&change)) {

@@ -23,12 +23,16 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// The wheel's level edges are 2^shift ms: the first coarse level's, then one per level.
+constexpr int kFirstEdgeShift = static_cast<int>(TimerWheel::kLevel1Shift);
+constexpr int kEdgeShiftStep = static_cast<int>(TimerWheel::kRatioBits);
+
 /// Durations: the ends, zero and one either side, and one either side of each level's span of
-/// the wheel (2^14 ms, 2^20 ms, ... as far as nanoseconds reach).
+/// the wheel (2^14 ms, 2^20 ms, ... as far as nanoseconds reach; TimerWheel's geometry).
 std::vector<Duration> durations() {
   std::vector<Duration> out{Duration::zero(), 1ns,  -1ns, 1ms - 1ns, 1ms, 1ms + 1ns, -1ms, 16ms, 530ms,
                             Duration::max(), Duration::max() - 1ns, Duration::min(), Duration::min() + 1ns};
-  for (int shift = 14; shift <= 62; shift += 6) {
+  for (int shift = kFirstEdgeShift; shift <= 62; shift += kEdgeShiftStep) {
     const std::int64_t ms = std::int64_t{1} << shift;
     if (ms > Duration::max().count() / 1'000'000) break;
     const Duration edge = std::chrono::milliseconds(ms);
@@ -252,7 +256,7 @@ TEST(ExtremeValuesTest, RuntimeOptionsOfEveryDurationAreUsable) {
 std::vector<std::int64_t> tick_counts() {
   std::vector<std::int64_t> out{INT64_MIN, INT64_MIN + 1, -1, 0, 1, 2, kMaxTick.count() - 1, kMaxTick.count(),
                                 kMaxTick.count() + 1, INT64_MAX - 1, INT64_MAX};
-  for (int shift = 14; shift <= 62; shift += 6) {
+  for (int shift = kFirstEdgeShift; shift <= 62; shift += kEdgeShiftStep) {
     const std::int64_t edge = std::int64_t{1} << shift;
     for (std::int64_t d : {edge - 1, edge, edge + 1, -edge}) out.push_back(d);
   }

@@ -293,6 +293,18 @@ TEST_P(ReentryTest, DestroyingTheRuntimeInsideItsOwnFrameStopsWithAMessage) {
       "destroyed from inside one of its own calls");
 }
 
+// window_runtime.hpp, ~WindowRuntime: "Thread: UI".
+TEST_P(ReentryTest, DestroyingTheRuntimeOnAnotherThreadStopsWithAMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        ManualClock c;
+        auto doomed = std::make_unique<WindowRuntime>(c.source(), options());
+        std::thread([&] { doomed.reset(); }).join();
+      },
+      "destroyed on a thread other than the one that made it");
+}
+
 TEST_P(ReentryTest, DestroyingTheRuntimeFromADestructorThatApplySetOffStopsWithAMessage) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
@@ -450,6 +462,46 @@ TEST_P(ReentryTest, AtTheEndOfTheTimelineATimerRunsOnceMore) {
   EXPECT_EQ(huge, 1);
   EXPECT_EQ(rt.timer_count(), 2u) << "both stay until removed";
   EXPECT_NE(rt.next_wake(), Duration::zero()) << "and the loop does not spin on them";
+}
+
+// window_runtime.hpp, add_timer: "deferred inside a frame (it never runs in the frame that
+// added it)", for timers due at once, added while the frame is still running its timers.
+TEST(ReentryTest, ATimerAddedInsideAFrameNeverRunsInThatFrameEvenWhenDueAtOnce) {
+  ManualClock clock;
+  WindowRuntime runtime(clock.source());
+  std::vector<int> ran;
+  ASSERT_TRUE(runtime.add_timer(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo&) {
+    ran.push_back(0);
+    for (int k = 1; k <= 4; ++k) {  // all due at once (a negative delay is refused: Timer::validate)
+      EXPECT_TRUE(runtime.add_timer(TimerId::unique(), Timer::once(0ms, [&ran, k](TimerCallbackInfo&) { ran.push_back(k); }))
+                      .ok());
+    }
+  })).ok());
+  (void)clock.advance(10ms);
+  (void)runtime.poll(clock.now());
+  EXPECT_EQ(ran, std::vector<int>{0}) << "none of the timers it added ran in its frame";
+  EXPECT_EQ(runtime.next_wake(), Duration::zero());
+  (void)runtime.poll(clock.now());  // the next frame, at the same instant
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4})) << "the next frame runs them, in the order added";
+}
+
+// ids.hpp: "unique() may be called from any thread, callbacks and destructors included".
+TEST(ReentryTest, UniqueIdsFromCallbacksAndDestructorsAreFreshAndGrow) {
+  std::vector<std::uint64_t> seen{TimerId::unique().value};
+  {
+    ManualClock clock;
+    WindowRuntime runtime(clock.source());
+    ASSERT_TRUE(runtime.add_timer(TimerId::unique(), guarded(Timer::once(1ms, [&](TimerCallbackInfo&) {
+                                                                seen.push_back(TimerId::unique().value);
+                                                              }),
+                                                              [&] { seen.push_back(TimerId::unique().value); })).ok());
+    ASSERT_TRUE(runtime.add_timer(TimerId::unique(), guarded(Timer::once(1h, [](TimerCallbackInfo&) {}),
+                                                              [&] { seen.push_back(TimerId::unique().value); })).ok());
+    (void)clock.advance(1ms);
+    (void)runtime.poll(clock.now());  // the first runs, and is destroyed when it is done
+  }  // the second's capture is destroyed with the runtime
+  ASSERT_EQ(seen.size(), 4u);
+  for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GT(seen[i], seen[i - 1]) << i;
 }
 
 }  // namespace

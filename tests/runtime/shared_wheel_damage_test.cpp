@@ -30,7 +30,8 @@ constexpr std::uint32_t kCapacity = 32;
 /// The test's own view of a wheel's memfd: the bytes as another process would map them.
 class Scribbler {
  public:
-  explicit Scribbler(int fd) : size_(detail::mapping_bytes(kSlots, kCapacity)) {
+  explicit Scribbler(int fd, std::uint32_t slots = kSlots, std::uint32_t capacity = kCapacity)
+      : slots_(slots), size_(detail::mapping_bytes(slots, capacity)) {
     base_ = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   }
   ~Scribbler() {
@@ -42,29 +43,11 @@ class Scribbler {
     return reinterpret_cast<std::uint32_t*>(static_cast<char*>(base_) + detail::heads_offset())[slot];
   }
   SharedNode& node(std::uint32_t link) const {
-    return reinterpret_cast<SharedNode*>(static_cast<char*>(base_) + detail::nodes_offset(kSlots))[link - 1];
+    return reinterpret_cast<SharedNode*>(static_cast<char*>(base_) + detail::nodes_offset(slots_))[link - 1];
   }
 
  private:
-  std::size_t size_;
-  void* base_;
-};
-
-/// The same for the small wheels below (8 slots, 16 timers).
-class Scribbler8 {
- public:
-  explicit Scribbler8(int fd) : size_(detail::mapping_bytes(8, 16)) {
-    base_ = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  }
-  ~Scribbler8() {
-    if (base_ != MAP_FAILED) ::munmap(base_, size_);
-  }
-  SharedHeader& header() const { return *static_cast<SharedHeader*>(base_); }
-  SharedNode& node(std::uint32_t link) const {
-    return reinterpret_cast<SharedNode*>(static_cast<char*>(base_) + detail::nodes_offset(8))[link - 1];
-  }
-
- private:
+  std::uint32_t slots_;
   std::size_t size_;
   void* base_;
 };
@@ -218,7 +201,7 @@ TEST(SharedWheelDamageTest, ATailLinkNamingAnotherTimerOfItsListIsCaughtBeforeTh
   auto w = SharedTimingWheel::memfd("tail", 8, 16);
   ASSERT_TRUE(w.ok());
   for (std::uint64_t p : {101, 102, 103}) ASSERT_TRUE(w->add(1, p).ok());  // links 1, 2, 3 in slot 1
-  Scribbler8 s(w->memfd());
+  Scribbler s(w->memfd(), 8, 16);
   s.node(1).prev = 1;  // the head's tail link names itself, not node 3
   auto added = w->add(1, 104);
   ASSERT_FALSE(added.ok()) << "appending after node 1 would cut off 2 and 3";
@@ -233,7 +216,7 @@ TEST(SharedWheelDamageTest, ATimerWhoseDueTickWasDamagedCannotUnlinkAnotherSlots
   ASSERT_TRUE(w.ok());
   ASSERT_TRUE(w->add(1, 101).ok());               // A: link 1, slot 1
   const SharedTimerId b = *w->add(1, 102);        // B: link 2, slot 1
-  Scribbler8 s(w->memfd());
+  Scribbler s(w->memfd(), 8, 16);
   s.node(2).expire = 2;                           // B's record now names slot 2
   ASSERT_TRUE(w->add(2, 201).ok());               // C: slot 2
   (void)w->cancel(b);                             // meets B where its record does not say
@@ -252,7 +235,7 @@ TEST(SharedWheelDamageTest, ACountTooSmallNeitherHidesTimersNorWrapsAround) {
   ASSERT_TRUE(w.ok());
   ASSERT_TRUE(w->add(2, 201).ok());
   ASSERT_TRUE(w->add(4, 204).ok());
-  Scribbler8 s(w->memfd());
+  Scribbler s(w->memfd(), 8, 16);
   s.header().count = 1;
   std::vector<std::uint64_t> fired;
   const Status first = w->advance(5, fired);

@@ -64,6 +64,14 @@ bool process_is_sleeping(pid_t pid) {
   return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'S';
 }
 
+// Waits (up to `limit`) until process `pid` is asleep: its state can only be read, not waited
+// for, so it looks again each time the scheduler lets this thread run.
+bool wait_until_sleeping(pid_t pid, std::chrono::seconds limit = std::chrono::seconds(10)) {
+  const auto by = std::chrono::steady_clock::now() + limit;
+  while (!process_is_sleeping(pid) && std::chrono::steady_clock::now() < by) std::this_thread::yield();
+  return process_is_sleeping(pid);
+}
+
 bool killed(int status) { return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL; }
 bool exited_ok(int status) { return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 
@@ -334,11 +342,9 @@ TEST(SharedWheelCrashTest, AProcessBlockedBehindAKilledLockHolderGoesOn) {
     if (!id) return 1;
     return p.wheel.check().empty() ? 0 : 2;
   });
-  // The waiter blocks on the lock the holder keeps: wait until it is asleep there (its state can
-  // only be read, not waited for), so that the kill below finds it blocked.
-  const auto asleep_by = std::chrono::steady_clock::now() + 10s;
-  while (!process_is_sleeping(waiter) && std::chrono::steady_clock::now() < asleep_by) std::this_thread::yield();
-  EXPECT_TRUE(process_is_sleeping(waiter)) << "the waiter is blocked behind the holder";
+  // The waiter blocks on the lock the holder keeps: wait until it is asleep there, so that the
+  // kill below finds it blocked.
+  EXPECT_TRUE(wait_until_sleeping(waiter)) << "the waiter is blocked behind the holder";
   ASSERT_EQ(::kill(holder, SIGKILL), 0);
   EXPECT_TRUE(killed(wait_for(holder)));
   EXPECT_TRUE(exited_ok(wait_for(waiter))) << "the waiter got the lock, repaired the wheel and went on";
@@ -357,9 +363,7 @@ TEST(SharedWheelCrashTest, StatsIsOneSnapshotTakenUnderTheLock) {
     const SharedWheelStats s = p.wheel.stats();  // waits for the lock: never half an operation
     return s.count == 20 && s.recoveries == 1 ? 0 : 1;
   });
-  const auto asleep_by = std::chrono::steady_clock::now() + 10s;
-  while (!process_is_sleeping(reader) && std::chrono::steady_clock::now() < asleep_by) std::this_thread::yield();
-  EXPECT_TRUE(process_is_sleeping(reader)) << "stats() waits while another process is inside an operation";
+  EXPECT_TRUE(wait_until_sleeping(reader)) << "stats() waits while another process is inside an operation";
   ASSERT_EQ(::kill(holder, SIGKILL), 0);
   EXPECT_TRUE(killed(wait_for(holder)));
   EXPECT_TRUE(exited_ok(wait_for(reader))) << "it then saw the repaired wheel: 20 timers, one repair";

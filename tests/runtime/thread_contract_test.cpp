@@ -325,5 +325,40 @@ TEST(ThreadContractTest, TheChannelsRefuseEveryThreadButTheWorkers) {
   EXPECT_TRUE(seen == 0 || seen == 7) << "the helper's write-back never ran";
 }
 
+// window_runtime.hpp, set_waker: "never called once the runtime is gone", by a worker the
+// runtime let go that goes on posting after it.
+TEST(ThreadContractTest, TheWakerIsNeverCalledOnceTheRuntimeIsGone) {
+  auto wakes = std::make_shared<std::atomic<int>>(0);
+  auto started = std::make_shared<Latch>();
+  auto release = std::make_shared<Latch>();
+  auto exited = std::make_shared<Latch>();
+  auto refused = std::make_shared<std::atomic<int>>(0);
+  {
+    ManualClock clock;
+    WindowRuntime::Options options;
+    options.join_deadline = Duration::zero();  // let go at once
+    WindowRuntime runtime(clock.source(), options);
+    runtime.set_waker([wakes] { ++*wakes; });
+    ASSERT_TRUE(runtime
+                    .start_thread(ThreadId::unique(), Thread::create(0, 0, [=](int, ThreadSender<int>& out, ThreadReceiver&) {
+                      (void)out.write_back([](int&, CallbackContext&) { return Update::nothing; });
+                      started->open();
+                      release->wait(20s);  // deaf to Terminate: it outlives the runtime
+                      for (int i = 0; i < 100; ++i) {
+                        if (!out.write_back([](int&, CallbackContext&) { return Update::nothing; })) ++*refused;
+                      }
+                      exited->open();
+                    }))
+                    .ok());
+    ASSERT_TRUE(started->wait());
+  }
+  const int at_destruction = wakes->load();
+  EXPECT_EQ(at_destruction, 1) << "the one post while the runtime lived rang it once";
+  release->open();
+  ASSERT_TRUE(exited->wait());
+  EXPECT_EQ(wakes->load(), at_destruction) << "100 posts after the runtime went: no call";
+  EXPECT_EQ(refused->load(), 100) << "and each post was refused";
+}
+
 }  // namespace
 }  // namespace cadence::testing

@@ -21,7 +21,8 @@
 //
 // Thread: UI thread only. A context refers to the frame's change-set: keep it no longer than
 // the callback that received it runs (like any reference argument). From another thread each
-// change is refused with `wrong_thread`; while the runtime is destroyed, with `closed`.
+// change (not request_redraw()) is refused with `wrong_thread`; while the runtime is
+// destroyed, with `closed`.
 // Re-entry: a context may be used from anything its callback calls, destructors included.
 #pragma once
 
@@ -78,7 +79,8 @@ class CallbackContext {
   /// True once the thread's start is carried out, until it is removed.
   bool has_thread(ThreadId id) const;
 
-  /// Asks for a redraw after this frame.
+  /// Asks for a redraw after this frame. It only marks the context's change-set (which its
+  /// owner applies), so unlike the changes above it has no thread check. O(1).
   void request_redraw(Update update = Update::redraw_window) noexcept { changes_.request(update); }
 
   /// The change-set it records into (record unchecked changes here; apply() checks them).

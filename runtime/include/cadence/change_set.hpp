@@ -137,8 +137,7 @@ class ChangeSet {
     return it != pending_.end() && (it->second & flag) != 0;
   }
   // Per timer id this set touches: whether it adds a timer under it (and does not remove that
-  // again), and whether it removes the timer that has the id now. One map for both, so that an
-  // empty set costs one container.
+  // again), and whether it removes the timer that has the id now: one map for both flags.
   static constexpr std::uint8_t kAdds = 1;
   static constexpr std::uint8_t kRemoves = 2;
   std::unordered_map<TimerId, std::uint8_t> pending_;

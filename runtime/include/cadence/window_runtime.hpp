@@ -35,7 +35,8 @@
 // ("Re-entry: ..."); the rest hold for all of them.
 // - Thread: the UI thread only (the thread that made the runtime). From another thread a
 //   change is refused with `wrong_thread` and changes nothing, and a question gets the answer
-//   of an empty runtime (false, 0, nullopt, nullptr). Workers reach the runtime through their
+//   of an empty runtime (false, 0, nullopt, nullptr; frame_interval() gives the default
+//   interval). Workers reach the runtime through their
 //   thread's channels (thread.hpp), never directly.
 // - From an event handler or the draw function (no frame running): everything, at once.
 // - From a timer callback or a write-back (while run_timers() or run_threads() runs: "inside a
