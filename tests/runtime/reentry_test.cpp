@@ -224,7 +224,9 @@ TEST_P(ReentryTest, EveryCallFromAnotherThreadIsRefusedOrAnsweredAsEmpty) {
   std::vector<bool> empty;
   ApplyReport applied, polled;
   ChangeSet frame_changes;
+  const TimeSource* source_seen = nullptr;  // time_source(): "Thread: any (it never changes)"
   std::thread other([&] {
+    source_seen = &runtime.time_source();
     refused.push_back(runtime.add_timer(TimerId::unique(), logged("stray")));
     refused.push_back(runtime.add_system_timer(TimerId{0x42}, logged("stray")));
     refused.push_back(runtime.remove_timer(id));
@@ -259,6 +261,7 @@ TEST_P(ReentryTest, EveryCallFromAnotherThreadIsRefusedOrAnsweredAsEmpty) {
     EXPECT_NE(s.error().message.find("UI-thread only"), std::string::npos) << s.error().message;
   }
   EXPECT_EQ(empty, std::vector<bool>(6, true));
+  EXPECT_EQ(source_seen, &runtime.time_source()) << "the same source, from any thread";
   ASSERT_EQ(applied.failures.size(), 1u);
   EXPECT_EQ(applied.failures[0].error.code, Errc::wrong_thread);
   EXPECT_NE(applied.failures[0].error.message.find("1 changes were dropped"), std::string::npos);
