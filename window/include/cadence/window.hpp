@@ -12,26 +12,28 @@
 //   ImGui 1.87+ takes one per frame for some kinds), for request_redraw(), for a timer or
 //   write-back that returns a redraw, and at start-up;
 // - at the frame interval after any drawn frame whose draw data (vertices, indices, commands,
-//   textures) differ from the frame before, or after which ImGui still hides, sizes or fades a
-//   window: the settle check. It stops after two identical frames in a row, so content that
+//   textures) differ from the frame before, after any frame drawn for input (immediate mode
+//   shows what input changed late in a frame only in the next), and after a frame in which a
+//   window is still appearing (ImGui hides or sizes it; trusted for 3 identical frames at
+//   most): the settle check. It stops after two identical frames in a row, so content that
 //   changes by itself (a plot, a progress bar driven by ImGui::GetTime()) keeps drawing at the
 //   frame interval, as the user would see it, and a still screen costs nothing. So does text
 //   that changes in every frame it is drawn in (a live frame counter, the wall clock read in the
 //   draw function): sample such values on a timer instead;
 // - at ImGui's own instants, from its state after each frame, through one system timer
-//   (kImGuiTimingTimer): the next repeat of a held mouse button or key while an item is active
-//   (io.KeyRepeatDelay, then io.KeyRepeatRate; a held "+" costs one frame per repeat), the
-//   hold-to-open delay of a drag-and-drop payload over a tree node, and ImGui 1.92's hover
-//   delays. A repeat that changed nothing (a held slider, a value at its limit) stops the wait
-//   until the next input. The timer wakes 0.5 ms past the instant, so that ImGui's sum of
-//   float frame times has crossed it;
+//   (kImGuiTimingTimer): the next repeat of a held mouse button or key (io.KeyRepeatDelay,
+//   then io.KeyRepeatRate), for the active item (a held "+") and for the app's own
+//   IsKeyPressed/IsMouseClicked with repeat; the hold-to-open delay of a drag-and-drop payload
+//   over a tree node; ImGui 1.92's hover delays. A held "+" costs one frame per repeat, plus
+//   its settle frame where repeats are more than two frame intervals apart. Two repeat instants
+//   in a row that changed nothing (a held slider, a value at its limit) end the wait until the
+//   next input or change. The timer wakes 0.5 ms past the instant (counted from the frame's
+//   start), so that ImGui's sum of float frame times has crossed it;
 // - for the caret's blink: a frame that only toggles the caret (it changes nothing else, so it
 //   starts no settle check).
 // io.DeltaTime is the time between drawn frames on the window's time source, so a ManualClock
 // drives ImGui's timing too. WindowOptions::settle_frames = false turns the settle check off
-// (two frames at start-up and after input instead) for an app that decides itself. A frame
-// drawn for input is always followed by one at the frame interval: immediate mode shows what
-// input changed late in a frame only in the next.
+// (two frames at start-up and after input instead) for an app that decides itself.
 //
 // Each drawn frame starts from a clear to ImGui's window background colour: an ImGui window that
 // covers the whole viewport should pass ImGuiWindowFlags_NoBackground (it looks the same, and
