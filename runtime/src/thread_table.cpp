@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <exception>
 #include <string>
 #include <system_error>
@@ -28,6 +29,7 @@ void run_worker(const std::shared_ptr<ThreadCore>& core, UniqueFunction<void(Thr
   };
   try {
     body(*core);
+    core->stopped_at_return = core->stop.stop_requested();
   } catch (const std::exception& e) {
     fail(std::string("the worker threw: ") + e.what());
   } catch (...) {
@@ -115,6 +117,7 @@ Status ThreadTable::start(ThreadId id, Thread thread) {
   entry->core->first_frame = link_->frames.load(std::memory_order_relaxed);  // written by this thread only
   entry->writeback = std::move(ThreadTableAccess::writeback(thread));
   entry->type = &ThreadTableAccess::type(thread);
+  entry->on_finish = std::move(ThreadTableAccess::finish(thread));
   try {
     entry->thread = std::thread([core = entry->core, body = std::move(ThreadTableAccess::body(thread))]() mutable {
       run_worker(core, body);
@@ -151,6 +154,16 @@ void* ThreadTable::writeback(ThreadId id, const std::type_info& type) const {
   return it->second->writeback.get();
 }
 
+bool ThreadTable::finishing(ThreadId id) const {
+  const auto it = index_.find(id);
+  return it != index_.end() && it->second->finishing;
+}
+
+const Payload* ThreadTable::progress(ThreadId id) const {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &it->second->progress;
+}
+
 bool ThreadTable::pending() const noexcept { return carry_over_ || link_->bell.load(std::memory_order_acquire); }
 
 void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
@@ -174,6 +187,8 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
     const std::size_t i = (first + k) % n;
     Entry& e = *entries_[i];
     ThreadCore& core = *e.core;
+    // The progress lane: the newest value, once per frame, outside the message budget.
+    if (core.take_progress(e.progress)) changes.request(Update::redraw_window);
     if (core.drained.load(std::memory_order_relaxed)) continue;  // nothing new since it was emptied
     if (budget == 0) {
       carry_over_ = true;
@@ -194,10 +209,46 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
       }
     }
   }
+  // Each finished thread's last progress value is taken and its finish callback runs while it
+  // is still in the table (has_thread(), thread_data() and thread_progress() answer for it; its
+  // id may be started again from there); then it is removed. The entries go last: the writeback
+  // data's destructors are app code and may call the runtime.
+  for (std::size_t i : done) {
+    Entry& e = *entries_[i];
+    if (e.core->take_progress(e.progress)) changes.request(Update::redraw_window);
+    e.finishing = true;
+    finish(e, e.core->stopped_at_return ? ThreadOutcome::Kind::stopped : ThreadOutcome::Kind::finished, context,
+           changes);
+  }
   std::sort(done.begin(), done.end(), std::greater<>());  // swap-remove from the back first
   std::vector<std::unique_ptr<Entry>> finished;
   for (std::size_t i : done) finished.push_back(remove_at(i));
-  // `finished` goes last: the writeback data's destructors are app code and may call the runtime.
+}
+
+void ThreadTable::finish(Entry& e, ThreadOutcome::Kind kind, CallbackContext& context, ChangeSet& changes) {
+  ThreadOutcome outcome;
+  outcome.id = e.id;
+  outcome.kind = e.failure ? ThreadOutcome::Kind::failed : kind;
+  if (e.failure) outcome.message = *e.failure;
+  if (!e.on_finish) return;
+  try {
+    changes.request(e.on_finish(e.writeback.get(), outcome, context));
+  } catch (const std::exception& ex) {
+    changes.thread_failed(e.id, Error{Errc::callback_threw, std::string("a finish callback threw: ") + ex.what()});
+  } catch (...) {
+    changes.thread_failed(e.id, Error{Errc::callback_threw, "a finish callback threw something that is not a std::exception"});
+  }
+}
+
+void ThreadTable::abandon(std::vector<std::unique_ptr<Entry>>& entries, CallbackContext& context, ChangeSet& changes) {
+  for (auto& e : entries) {
+    // A worker let go at the join deadline may still be pushing: what it sent so far is
+    // delivered, and its later sends fail (the link is closed).
+    while (drain(*e, std::numeric_limits<std::uint32_t>::max(), context, changes) > 0) {
+    }
+    (void)e->core->take_progress(e->progress);
+    finish(*e, ThreadOutcome::Kind::abandoned, context, changes);
+  }
 }
 
 std::uint32_t ThreadTable::drain(Entry& e, std::uint32_t budget, CallbackContext& context, ChangeSet& changes) {
@@ -220,6 +271,7 @@ std::uint32_t ThreadTable::drain(Entry& e, std::uint32_t budget, CallbackContext
         }
         break;
       case WorkerMessage::Kind::failed:
+        e.failure = m->failure;
         changes.thread_failed(e.id, Error{Errc::callback_threw, std::move(m->failure)});
         break;
     }
@@ -237,3 +289,17 @@ std::unique_ptr<ThreadTable::Entry> ThreadTable::remove_at(std::size_t i) {
 }
 
 }  // namespace cadence::detail
+
+namespace cadence {
+
+const char* to_string(ThreadOutcome::Kind kind) noexcept {
+  switch (kind) {
+    case ThreadOutcome::Kind::finished: return "finished";
+    case ThreadOutcome::Kind::stopped: return "stopped";
+    case ThreadOutcome::Kind::failed: return "failed";
+    case ThreadOutcome::Kind::abandoned: return "abandoned";
+  }
+  return "unknown";
+}
+
+}  // namespace cadence

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <thread>
 #include <typeinfo>
 #include <unordered_map>
@@ -21,6 +23,9 @@ struct ThreadTableAccess {
   static std::shared_ptr<void>& writeback(Thread& t) { return t.writeback_; }
   static const std::type_info& type(const Thread& t) { return *t.type_; }
   static UniqueFunction<void(ThreadCore&)>& body(Thread& t) { return t.body_; }
+  static UniqueFunction<Update(void*, const ThreadOutcome&, CallbackContext&)>& finish(Thread& t) {
+    return t.finish_;
+  }
 };
 
 struct ThreadLimits {
@@ -58,9 +63,17 @@ class ThreadTable {
   /// Queues a Custom message. Errors: not_found; closed when the worker has finished.
   Status send(ThreadId id, Payload payload);
   bool contains(ThreadId id) const { return index_.contains(id); }
+  /// True for a thread whose finish callback runs now (it is removed right after): its id may
+  /// be started again.
+  bool finishing(ThreadId id) const;
   std::size_t size() const noexcept { return index_.size(); }
   /// The writeback data of a thread if it is of type `type`, else nullptr.
   void* writeback(ThreadId id, const std::type_info& type) const;
+  /// The newest progress value the UI has taken from a thread (empty before the first).
+  const Payload* progress(ThreadId id) const;
+  /// For entries handed over by release() while the runtime is destroyed: delivers what each
+  /// worker sent (no budget) and runs its finish callback with `abandoned`, in the order given.
+  static void abandon(std::vector<std::unique_ptr<Entry>>& entries, CallbackContext& context, ChangeSet& changes);
 
   /// The frame's Tick, then the workers' messages within the budgets. Removes finished threads
   /// whose messages have all been delivered.
@@ -72,7 +85,10 @@ class ThreadTable {
 
  private:
   /// Delivers up to `budget` messages of one thread; returns how many.
-  std::uint32_t drain(Entry& e, std::uint32_t budget, CallbackContext& context, ChangeSet& changes);
+  static std::uint32_t drain(Entry& e, std::uint32_t budget, CallbackContext& context, ChangeSet& changes);
+  /// Runs the finish callback of an entry, with the outcome `kind` (or failed, if its worker
+  /// threw).
+  static void finish(Entry& e, ThreadOutcome::Kind kind, CallbackContext& context, ChangeSet& changes);
   /// Removes entry `i` and hands it back, for the caller to destroy once done with the table.
   [[nodiscard]] std::unique_ptr<Entry> remove_at(std::size_t i);
 
@@ -91,6 +107,10 @@ struct ThreadTable::Entry {
   std::thread thread;
   std::shared_ptr<void> writeback;
   const std::type_info* type = nullptr;
+  UniqueFunction<Update(void*, const ThreadOutcome&, CallbackContext&)> on_finish;
+  std::optional<std::string> failure;  // what the worker threw, once its message was delivered
+  Payload progress;                    // the newest progress value taken
+  bool finishing = false;              // its finish callback runs: removed right after
 };
 
 }  // namespace cadence::detail

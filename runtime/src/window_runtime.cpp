@@ -155,7 +155,7 @@ Status check_new_thread(ThreadId id, Thread& thread) {
 
 Status defer_start(detail::ThreadTable& threads, ChangeSet& changes, ThreadId id, Thread thread) {
   if (Status s = check_new_thread(id, thread); !s) return s;
-  if (threads.contains(id) || changes.starts_thread(id)) {
+  if ((threads.contains(id) && !threads.finishing(id)) || changes.starts_thread(id)) {
     return Error{Errc::already_exists, "a thread with id " + detail::hex(id.value) +
                                            " already runs in this window (or starts in this frame)"};
   }
@@ -222,6 +222,13 @@ WindowRuntime::~WindowRuntime() {
   m.threads.shutdown();
   auto doomed_threads = m.threads.release();
   auto doomed_timers = std::exchange(m.timers, detail::TimerTable(m.origin, m.options.queue));
+  {
+    // Each thread still here gets its one outcome, abandoned, after what its worker sent; what
+    // those callbacks ask of the runtime is refused (closed) and their change-set dropped.
+    ChangeSet dropped;
+    CallbackContext context(*this, dropped, m.latest);
+    detail::ThreadTable::abandon(doomed_threads, context, dropped);
+  }
   doomed_threads.clear();  // the threads' data first, then (at the end of scope) the timers
 }
 
@@ -289,24 +296,37 @@ Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
   return impl_->threads.start(id, std::move(thread));
 }
 
-Status WindowRuntime::stop_thread(ThreadId id) {
+// A thread whose start waits in `pending` (the running frame's set, or a context's own) takes
+// its stop request and messages there; they reach it right after it starts.
+Status WindowRuntime::stop_thread(ThreadId id) { return stop_thread(id, impl_->running); }
+Status WindowRuntime::stop_thread(ThreadId id, ChangeSet* pending) {
   if (!impl_->usable()) return impl_->refusal();
   const Impl::Count busy(impl_->busy);
+  if (!impl_->threads.contains(id) && pending != nullptr && pending->to_started_thread(id, true, nullptr)) return {};
   return impl_->threads.stop(id);
 }
 
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
+  return send_to_thread(id, std::move(payload), impl_->running);
+}
+Status WindowRuntime::send_to_thread(ThreadId id, Payload payload, ChangeSet* pending) {
   if (!impl_->usable()) return impl_->refusal();
   const Impl::Count busy(impl_->busy);
+  if (!impl_->threads.contains(id) && pending != nullptr && pending->to_started_thread(id, false, &payload)) return {};
   return impl_->threads.send(id, std::move(payload));
 }
 
 // Questions from another thread get the answers of an empty runtime: the tables are the UI
 // thread's, and reading them from another would be a data race.
-bool WindowRuntime::has_thread(ThreadId id) const { return impl_->usable() && impl_->threads.contains(id); }
+bool WindowRuntime::has_thread(ThreadId id) const {
+  return impl_->usable() && (impl_->threads.contains(id) || (impl_->running && impl_->running->starts_thread(id)));
+}
 std::size_t WindowRuntime::thread_count() const noexcept { return impl_->usable() ? impl_->threads.size() : 0; }
 void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) {
   return impl_->usable() ? impl_->threads.writeback(id, type) : nullptr;
+}
+const Payload* WindowRuntime::progress_payload(ThreadId id) const {
+  return impl_->usable() ? impl_->threads.progress(id) : nullptr;
 }
 
 void WindowRuntime::set_waker(std::function<void()> waker) {
@@ -426,6 +446,8 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
       Status s = check_new_thread(start->id, start->thread);
       if (s) s = impl_->threads.start(start->id, std::move(start->thread));
       if (s) {
+        for (Payload& m : start->messages) (void)impl_->threads.send(start->id, std::move(m));
+        if (start->stop) (void)impl_->threads.stop(start->id);
         ++report.applied;
       } else {
         report.failures.push_back(Failure{TimerId{}, s.error(), start->id});
@@ -491,10 +513,12 @@ Status CallbackContext::start_thread(ThreadId id, Thread thread) {
   if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
   return defer_start(runtime_.impl_->threads, changes_, id, std::move(thread));
 }
-Status CallbackContext::stop_thread(ThreadId id) { return runtime_.stop_thread(id); }
+Status CallbackContext::stop_thread(ThreadId id) { return runtime_.stop_thread(id, &changes_); }
 Status CallbackContext::send_to_thread(ThreadId id, Payload payload) {
-  return runtime_.send_to_thread(id, std::move(payload));
+  return runtime_.send_to_thread(id, std::move(payload), &changes_);
 }
-bool CallbackContext::has_thread(ThreadId id) const { return runtime_.has_thread(id); }
+bool CallbackContext::has_thread(ThreadId id) const {
+  return runtime_.has_thread(id) || (runtime_.impl_->usable() && changes_.starts_thread(id));
+}
 
 }  // namespace cadence

@@ -72,11 +72,13 @@ class CallbackContext {
   /// Starts a background thread when the frame's changes are applied. Checked at once.
   /// Errors: invalid_argument for id 0 or a reserved id (1-4); already_exists.
   Status start_thread(ThreadId id, Thread thread);
-  /// Asks a thread to stop, at once (see WindowRuntime::stop_thread). Errors: not_found.
+  /// Asks a thread to stop, at once (see WindowRuntime::stop_thread); a thread this context
+  /// starts gets the request right after its start. Errors: not_found.
   Status stop_thread(ThreadId id);
   /// Sends a Custom message to a thread, at once. Errors: not_found; closed.
   Status send_to_thread(ThreadId id, Payload payload);
-  /// True once the thread's start is carried out, until it is removed.
+  /// True from start_thread() on (through this context or the runtime, applied or not yet)
+  /// until the thread is removed.
   bool has_thread(ThreadId id) const;
 
   /// Asks for a redraw after this frame. It only marks the context's change-set (which its

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "cadence/ids.hpp"
+#include "cadence/payload.hpp"
 #include "cadence/result.hpp"
 #include "cadence/thread.hpp"
 #include "cadence/timer.hpp"
@@ -54,10 +55,13 @@ struct TimerFailed {
   TimerId id;
   std::string message;
 };
-/// Starts a background thread when the frame's changes are applied.
+/// Starts a background thread when the frame's changes are applied; then sends it the messages
+/// and the stop request made while its start waited.
 struct StartThread {
   ThreadId id;
   Thread thread;
+  std::vector<Payload> messages;  ///< send_to_thread() calls made before the start was applied
+  bool stop = false;              ///< stop_thread() was called before the start was applied
 };
 /// A worker threw (it is removed once its messages are delivered), or one of its write-backs
 /// threw on the UI thread (the worker goes on).
@@ -90,12 +94,25 @@ class ChangeSet {
   void timer_failed(TimerId id, std::string message) { changes_.emplace_back(TimerFailed{id, std::move(message)}); }
   void frame_error(Error error) { changes_.emplace_back(FrameError{std::move(error)}); }
   void start_thread(ThreadId id, Thread thread) {
-    changes_.emplace_back(StartThread{id, std::move(thread)});
+    changes_.emplace_back(StartThread{id, std::move(thread), {}, false});
     pending_threads_.insert(id);
   }
   void thread_failed(ThreadId id, Error error) { changes_.emplace_back(ThreadFailed{id, std::move(error)}); }
   /// True when this set starts a thread with that id.
   bool starts_thread(ThreadId id) const { return pending_threads_.contains(id); }
+  /// For a thread this set starts: records a stop request (`stop`) or a message for it, carried
+  /// out right after its start. False when this set starts no thread with that id. O(changes).
+  bool to_started_thread(ThreadId id, bool stop, Payload* message) {
+    if (!starts_thread(id)) return false;
+    for (Change& c : changes_) {
+      auto* start = std::get_if<StartThread>(&c);
+      if (start == nullptr || start->id != id) continue;
+      if (stop) start->stop = true;
+      if (message != nullptr) start->messages.push_back(std::move(*message));
+      return true;
+    }
+    return false;
+  }
   /// True when this set adds a timer with that id (and does not remove it again).
   bool adds_timer(TimerId id) const { return has(id, kAdds); }
   /// True when this set removes the timer that has that id now (not one it adds itself).

@@ -41,6 +41,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <string>
 #include <stop_token>
 #include <thread>
 #include <type_traits>
@@ -49,6 +50,7 @@
 
 #include "cadence/detail/thread_core.hpp"
 #include "cadence/detail/unique_function.hpp"
+#include "cadence/ids.hpp"
 #include "cadence/payload.hpp"
 #include "cadence/time.hpp"
 #include "cadence/timer.hpp"
@@ -56,6 +58,26 @@
 namespace cadence {
 
 class CallbackContext;
+
+/// How a started thread ended. Every thread that started gets exactly one, on the UI thread, as
+/// its finish callback's argument (Thread::create's `on_finish`, Thread::job's `done`), after
+/// everything its worker sent was delivered; nothing it sent comes after it.
+struct ThreadOutcome {
+  enum class Kind : std::uint8_t {
+    finished,   ///< the worker function returned, unasked
+    stopped,    ///< it returned after a stop request (stop_thread(), Terminate, its stop_token)
+    failed,     ///< it threw; `message` says what (also reported to the window's failures)
+    abandoned,  ///< its window's runtime was destroyed while the thread was still in it
+  };
+  Kind kind = Kind::finished;
+  std::string message;  ///< failed: what the worker threw; else empty
+  ThreadId id;
+
+  bool ok() const noexcept { return kind == Kind::finished || kind == Kind::stopped; }
+};
+
+/// "finished", "stopped", "failed" or "abandoned".
+const char* to_string(ThreadOutcome::Kind kind) noexcept;
 
 /// What a worker receives.
 struct ThreadMessage {
@@ -148,6 +170,24 @@ class ThreadSender {
     return true;
   }
 
+  /// Reports progress on the thread's latest-value lane: `value` overwrites the lane's one slot,
+  /// and the UI thread takes the newest value at most once per frame (read it with
+  /// WindowRuntime::thread_progress<V>(id); each new value asks for a redraw). However often the
+  /// worker reports, the UI is woken at most once per frame and the lane's memory stays one
+  /// value: nothing queues. The last value reported before the worker returns is taken before
+  /// its finish callback runs. Cost: an uncontended lock and an assignment into the slot (no
+  /// allocation while the type stays the same). Returns false as the sends do.
+  template <class V>
+  bool progress(V&& value) {
+    using D = std::decay_t<V>;
+    static_assert(std::is_move_constructible_v<D>,
+                  "ThreadSender::progress(value): the value must be copyable or movable; it is moved into the "
+                  "thread's progress slot and read on the UI thread");
+    if (!connected() || !on_worker()) return false;
+    core_.report_progress(std::forward<V>(value));
+    return true;
+  }
+
   /// False once the runtime that started this thread is gone. Thread: any.
   bool connected() const noexcept { return core_.link->alive.load(std::memory_order_acquire); }
 
@@ -173,6 +213,19 @@ class Thread {
   /// runtime on the UI thread.
   template <class Init, class State, class Worker>
   static Thread create(Init init, State writeback_data, Worker worker) {
+    return create(std::move(init), std::move(writeback_data), std::move(worker),
+                  [](State&, const ThreadOutcome&, CallbackContext&) {});
+  }
+  /// The same, plus `on_finish(State& writeback_data, const ThreadOutcome& outcome,
+  /// CallbackContext& context)`, run once on the UI thread when the thread ends (ThreadOutcome
+  /// says how), after every write-back it sent. It returns an Update or nothing; it may call the
+  /// runtime as a write-back may. Abandoned: it runs while the runtime is destroyed, and what it
+  /// asks of the runtime is refused with `closed`. If it throws, the failure is reported and the
+  /// thread is removed all the same.
+  template <class Init, class State, class Worker, class OnFinish>
+  static Thread create(Init init, State writeback_data, Worker worker, OnFinish on_finish) {
+    static_assert(std::is_invocable_v<OnFinish&, State&, const ThreadOutcome&, CallbackContext&>,
+                  "on_finish takes (State& writeback_data, const ThreadOutcome&, CallbackContext&)");
     static_assert(std::is_invocable_v<Worker&, Init&&, ThreadSender<State>&, ThreadReceiver&, std::stop_token> ||
                       std::is_invocable_v<Worker&, Init&&, ThreadSender<State>&, ThreadReceiver&>,
                   "the worker takes (Init, ThreadSender<State>&, ThreadReceiver&[, std::stop_token])");
@@ -188,7 +241,60 @@ class Thread {
         worker(std::move(init), sender, receiver);
       }
     };
+    t.finish_ = [fn = std::move(on_finish)](void* state, const ThreadOutcome& outcome, CallbackContext& ctx) mutable {
+      if constexpr (std::is_void_v<std::invoke_result_t<OnFinish&, State&, const ThreadOutcome&, CallbackContext&>>) {
+        fn(*static_cast<State*>(state), outcome, ctx);
+        return Update::nothing;
+      } else {
+        return Update(fn(*static_cast<State*>(state), outcome, ctx));
+      }
+    };
     return t;
+  }
+
+  /// The common one-job case: runs `work()` (or `work(std::stop_token)`) on a new thread and
+  /// hands what it returns to `done` on the UI thread:
+  /// `done(std::optional<R>& value, const ThreadOutcome& outcome, CallbackContext& context)`,
+  /// where `value` holds the result when the work returned (outcome finished, or stopped if a
+  /// stop was asked for meanwhile) and is empty when it threw or was abandoned. For work that
+  /// returns void, `done(const ThreadOutcome&, CallbackContext&)`. `done` returns an Update or
+  /// nothing; it runs exactly once, as on_finish does. R must be movable.
+  ///
+  ///     runtime.start_thread(ThreadId::unique(), Thread::job(
+  ///         [] { return count_lines("data.csv"); },
+  ///         [&](std::optional<long>& lines, const ThreadOutcome& how, CallbackContext&) {
+  ///           status = lines ? std::to_string(*lines) + " lines" : how.message;
+  ///           return Update::redraw_window;
+  ///         }));
+  template <class Work, class Done>
+  static Thread job(Work work, Done done) {
+    constexpr bool takes_stop = std::is_invocable_v<Work&, std::stop_token>;
+    static_assert(takes_stop || std::is_invocable_v<Work&>, "a job's work takes () or (std::stop_token)");
+    using R = typename std::conditional_t<takes_stop, std::invoke_result<Work&, std::stop_token>,
+                                          std::invoke_result<Work&>>::type;
+    if constexpr (std::is_void_v<R>) {
+      static_assert(std::is_invocable_v<Done&, const ThreadOutcome&, CallbackContext&>,
+                    "the done callback of a job whose work returns void takes (const ThreadOutcome&, "
+                    "CallbackContext&)");
+      return create(
+          std::move(work), Nothing{},
+          [](Work w, ThreadSender<Nothing>&, ThreadReceiver& in) { run_job(w, in); },
+          [d = std::move(done)](Nothing&, const ThreadOutcome& outcome, CallbackContext& ctx) mutable {
+            return d(outcome, ctx);
+          });
+    } else {
+      static_assert(std::is_move_constructible_v<R>, "a job's result must be movable: it goes to the UI thread");
+      static_assert(std::is_invocable_v<Done&, std::optional<R>&, const ThreadOutcome&, CallbackContext&>,
+                    "a job's done callback takes (std::optional<R>& value, const ThreadOutcome&, CallbackContext&)");
+      return create(
+          std::move(work), std::optional<R>{},
+          [](Work w, ThreadSender<std::optional<R>>& out, ThreadReceiver& in) {
+            out.write_back([value = run_job(w, in)](std::optional<R>& slot, CallbackContext&) mutable {
+              slot.emplace(std::move(value));
+            });
+          },
+          std::move(done));
+    }
   }
 
   Thread(Thread&&) noexcept = default;
@@ -204,9 +310,20 @@ class Thread {
   friend struct detail::ThreadTableAccess;
   Thread() = default;
 
+  struct Nothing {};
+  template <class Work>
+  static decltype(auto) run_job(Work& w, ThreadReceiver& in) {
+    if constexpr (std::is_invocable_v<Work&, std::stop_token>) {
+      return w(in.stop_token());
+    } else {
+      return w();
+    }
+  }
+
   std::shared_ptr<void> writeback_;
   const std::type_info* type_ = &typeid(void);
   detail::UniqueFunction<void(detail::ThreadCore&)> body_;
+  detail::UniqueFunction<Update(void*, const ThreadOutcome&, CallbackContext&)> finish_;
 };
 
 }  // namespace cadence

@@ -161,14 +161,17 @@ class WindowRuntime {
   /// Re-entry: deferred inside a frame.
   Status start_thread(ThreadId id, Thread thread);
   /// Asks a thread to stop: its worker sees Terminate and its stop_token. Messages it sends
-  /// until it returns are still delivered; it is removed when it has finished.
+  /// until it returns are still delivered; it is removed when it has finished. For a thread
+  /// whose start waits for the frame's changes, the request reaches it right after it starts.
   /// Errors: not_found. Re-entry: at once, anywhere.
   Status stop_thread(ThreadId id);
-  /// Sends a Custom message to a thread. Errors: not_found; closed when the worker has finished
-  /// (nothing is sent). Re-entry: at once, anywhere.
+  /// Sends a Custom message to a thread (one whose start waits for the frame's changes gets it
+  /// right after it starts). Errors: not_found; closed when the worker has finished (nothing is
+  /// sent). Re-entry: at once, anywhere.
   Status send_to_thread(ThreadId id, Payload payload);
-  /// True once a thread's start is carried out (at once, or inside a frame as the frame's
-  /// changes are applied) until it is removed. O(1). Re-entry: anywhere.
+  /// True from start_thread() on (inside a frame too, where the start itself waits for the
+  /// frame's changes to be applied) until the thread is removed, right after its finish
+  /// callback returns. O(1). Re-entry: anywhere.
   bool has_thread(ThreadId id) const;
   /// O(1). Re-entry: anywhere.
   std::size_t thread_count() const noexcept;
@@ -178,6 +181,15 @@ class WindowRuntime {
   template <class State>
   State* thread_data(ThreadId id) {
     return static_cast<State*>(thread_data(id, typeid(State)));
+  }
+  /// The newest value a thread reported on its progress lane (ThreadSender::progress), as the UI
+  /// took it at the start of the last frame; nullptr before its first report, for an unknown id
+  /// or for another type. The pointer is valid until the next run_threads() or the thread's
+  /// removal. O(1). Re-entry: anywhere.
+  template <class V>
+  const V* thread_progress(ThreadId id) const {
+    const Payload* p = progress_payload(id);
+    return p != nullptr ? p->get<V>() : nullptr;
   }
   /// Sets the function a worker calls to wake the event loop after it posts into an empty
   /// channel (glfwPostEmptyEvent for a GLFW window): once per batch, never per message. It runs
@@ -199,9 +211,10 @@ class WindowRuntime {
   /// Re-entry: inside a frame or inside apply() it runs nothing (reentrant_call).
   void run_timers(Instant frame_start, ChangeSet& changes);
   /// Sends the frame's Tick to every thread and delivers the messages workers sent, within the
-  /// per-frame budgets: write-backs run here, on the UI thread. Removes threads that finished
-  /// once all they sent is delivered. Cost: O(1) when no worker posted and none waits for
-  /// ticks; else O(threads + messages delivered). Errors: as run_timers (recorded in `changes`).
+  /// per-frame budgets: write-backs run here, on the UI thread; takes each thread's newest
+  /// progress value. A thread that finished, once all it sent is delivered, gets its finish
+  /// callback (ThreadOutcome) and is removed. Cost: O(1) when no worker posted and none waits
+  /// for ticks; else O(threads + messages delivered). Errors: as run_timers (recorded in `changes`).
   /// Re-entry: inside a frame or inside apply() it delivers nothing (reentrant_call).
   void run_threads(ChangeSet& changes);
   /// Applies a frame's changes in order. Cost: O(changes).
@@ -230,6 +243,9 @@ class WindowRuntime {
  private:
   friend class CallbackContext;
   void* thread_data(ThreadId id, const std::type_info& type);
+  const Payload* progress_payload(ThreadId id) const;
+  Status stop_thread(ThreadId id, ChangeSet* pending);
+  Status send_to_thread(ThreadId id, Payload payload, ChangeSet* pending);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -14,6 +14,8 @@
 #include <mutex>
 #include <stop_token>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "cadence/detail/spsc_queue.hpp"
 #include "cadence/detail/unique_function.hpp"
@@ -85,6 +87,17 @@ struct ThreadCore {
 
   // Set once the worker function has returned and its sender is gone: nothing more will arrive.
   std::atomic<bool> finished{false};
+  // Whether a stop had been asked for when the worker function returned (written by the worker
+  // before `finished`, read by the UI thread after it): its outcome is "stopped", not "finished".
+  bool stopped_at_return = false;
+
+  // The progress lane: one slot, overwritten by the worker, taken by the UI thread at most once
+  // per frame. `progress_fresh` is set by the first report since the UI last took the slot (that
+  // report rings the runtime: one wake-up per frame at most, however often the worker reports).
+  std::mutex progress_mutex;
+  Payload progress;               // the newest report, while progress_waiting
+  bool progress_waiting = false;  // under progress_mutex
+  std::atomic<bool> progress_fresh{false};
   // The runtime's frame count when the thread started, so that its first Tick is the first
   // frame after that. Written before the worker starts.
   std::uint64_t first_frame = 0;
@@ -113,6 +126,40 @@ struct ThreadCore {
     if (to_ui.empty()) return true;
     drained.store(false, std::memory_order_relaxed);
     return false;
+  }
+
+  /// Worker: overwrites the progress slot with `value` and rings the runtime if the UI has taken
+  /// the last one. A value of the type the slot holds already is assigned into it, so a lane in
+  /// use allocates nothing (the UI swaps its last value back into the slot when it takes one).
+  template <class V>
+  void report_progress(V&& value) {
+    using D = std::decay_t<V>;
+    {
+      std::lock_guard lock(progress_mutex);
+      D* held = progress.get<D>();
+      if constexpr (std::is_move_assignable_v<D>) {
+        if (held != nullptr) {
+          *held = std::forward<V>(value);
+        } else {
+          progress = Payload::of(std::forward<V>(value));
+        }
+      } else {
+        progress = Payload::of(std::forward<V>(value));
+      }
+      progress_waiting = true;
+    }
+    if (!progress_fresh.exchange(true, std::memory_order_seq_cst)) link->ring();
+  }
+
+  /// UI: swaps the newest report into `latest` (the old value goes back to the slot, to be
+  /// overwritten); false when there is none.
+  bool take_progress(Payload& latest) {
+    if (!progress_fresh.exchange(false, std::memory_order_seq_cst)) return false;
+    std::lock_guard lock(progress_mutex);
+    if (!progress_waiting) return false;
+    progress_waiting = false;
+    std::swap(latest, progress);
+    return true;
   }
 
   /// UI: delivers a Custom message to the worker and wakes it if it sleeps in receive_for().
