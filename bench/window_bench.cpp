@@ -82,7 +82,7 @@ struct CpuResult {
 CpuResult idle_cpu(double seconds) {
   Content content;
   EventLoop loop;
-  Window* w = loop.add(*Window::create(options(), [&](Window&, CallbackContext&) { content.draw(); }));
+  Window* w = loop.add(*Window::create(options(), [&](Window&, CallbackContext&) { content.draw(); })).get();
   loop.run_for(1s);  // start-up and the shaders' first compile do not count
   const double cpu0 = cpu_seconds();
   const auto t0 = Clock::now();
@@ -127,7 +127,7 @@ Window* open_quiet_window(EventLoop& loop, const char* text) {
     ImGui::Begin("quiet");
     ImGui::TextUnformatted(text);
     ImGui::End();
-  }));
+  })).get();
   loop.run_for(500ms);
   return w;
 }

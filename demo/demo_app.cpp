@@ -21,7 +21,7 @@ Window* DemoApp::open(int width, int height) {
     std::fprintf(stderr, "cadence-demo: %s\n", window.error().message.c_str());
     return nullptr;
   }
-  return loop_.add(std::move(*window));
+  return loop_.add(std::move(*window)).get();
 }
 
 void DemoApp::run_script(CallbackContext& ctx) {

@@ -41,8 +41,8 @@ TEST(EventLoopTest, TwoWindowsEachRunTheirOwnTimers) {
     b_runs.push_back(info.frame_start - t0);
   })).ok());
   EXPECT_FALSE(a->runtime().has_timer(TimerId{}));
-  Window* wa = loop.add(std::move(a));
-  Window* wb = loop.add(std::move(b));
+  Window* wa = loop.add(std::move(a)).get();
+  Window* wb = loop.add(std::move(b)).get();
   EXPECT_EQ(loop.window_count(), 2u);
   loop.run_once(0ms);  // both join the loop
   while (clock.now() - t0 < 500ms) {
@@ -79,7 +79,7 @@ TEST(EventLoopTest, AWindowOpenedFromADrawFunctionJoinsTheLoop) {
         ImGui::Text("second window");
         ImGui::End();
       });
-      if (w.ok()) second = loop.add(std::move(*w));
+      if (w.ok()) second = loop.add(std::move(*w)).get();
     }
     ImGui::End();
   });
@@ -140,7 +140,7 @@ TEST(EventLoopRunUntilTest, APredicateThatHoldsAtOnceRunsNothing) {
   EventLoop loop;
   auto w = open_window(test_options(nullptr), [](Window&, CallbackContext&) {});
   ASSERT_TRUE(w);
-  Window* raw = loop.add(std::move(w));
+  Window* raw = loop.add(std::move(w)).get();
   const auto result = loop.run_until([] { return true; }, 10s);
   ASSERT_TRUE(result.ok());
   EXPECT_TRUE(*result);
@@ -193,7 +193,7 @@ TEST(EventLoopRunUntilTest, BadInputIsRefusedWithAMessageAndTheLoopStaysUsable) 
     ImGui::End();
   });
   ASSERT_TRUE(w);
-  Window* raw = loop.add(std::move(w));
+  Window* raw = loop.add(std::move(w)).get();
 
   const auto negative = loop.run_until([] { return true; }, -1ms);
   ASSERT_FALSE(negative.ok());

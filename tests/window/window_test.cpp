@@ -173,7 +173,7 @@ TEST(WindowTest, AnIdleWindowWakesOnlyForTheCaret) {
   auto w = open_window(test_options(nullptr), [&](Window&, CallbackContext&) { probe.draw(); });
   ASSERT_TRUE(w);
   EventLoop loop;
-  Window* window = loop.add(std::move(w));
+  Window* window = loop.add(std::move(w)).get();
   // Start-up: ImGui's first frames, the field taking focus, Xvfb's expose and focus events.
   loop.run_for(300ms);
   const std::uint64_t drawn0 = window->stats().frames_drawn;
@@ -215,7 +215,7 @@ TEST(WindowTest, AWorkersProgressReachesTheScreenWhileTheLoopSleeps) {
   });
   ASSERT_TRUE(w);
   EventLoop loop;
-  Window* window = loop.add(std::move(w));
+  Window* window = loop.add(std::move(w)).get();
   std::mutex m;
   std::condition_variable cv;
   bool go = false;
@@ -295,7 +295,7 @@ TEST(WindowTest, AWindowClosedInTheLoopLetsGoOfAWorkerThatIgnoresStop) {
   EventLoop loop;
   WindowOptions options = test_options(nullptr);
   options.runtime.join_deadline = 50ms;
-  Window* w = loop.add(open_window(options, [](Window&, CallbackContext&) {}));
+  Window* w = loop.add(open_window(options, [](Window&, CallbackContext&) {})).get();
   ASSERT_NE(w, nullptr);
   int written = 0;
   ASSERT_TRUE(w->runtime()

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "scoped_flag.hpp"
+#include "window_impl.hpp"
 
 namespace cadence {
 
@@ -16,10 +18,11 @@ double glfw_timeout_seconds(double seconds) noexcept {
   return std::min(seconds, kMaxWaitSeconds);
 }
 
-Window* EventLoop::add(std::unique_ptr<Window> window) {
-  Window* raw = window.get();
-  if (raw != nullptr) pending_.push_back(std::move(window));
-  return raw;
+WindowHandle EventLoop::add(std::unique_ptr<Window> window) {
+  if (!window) return {};
+  WindowHandle handle = window->handle();
+  pending_.push_back(std::move(window));
+  return handle;
 }
 
 bool EventLoop::run_once(std::optional<Duration> max_wait) {
@@ -44,7 +47,17 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
   // The frames and the closing windows' destructors are the iteration: a run_once() or
   // run_until() from inside either must not touch windows_ meanwhile.
   const detail::ScopedFlag iterating(iterating_);
-  for (std::size_t i = 0; i < windows_.size(); ++i) windows_[i]->frame();  // may add() windows
+  for (std::size_t i = 0; i < windows_.size(); ++i) {
+    windows_[i]->frame();  // may add() windows
+    // Update::redraw_all: every window draws, those that ran already in the next iteration
+    // (their next_wake() is zero now), those still to run in this one.
+    if (std::exchange(windows_[i]->impl_->redraw_all_asked, false)) {
+      for (auto& w : windows_) {
+        if (w != windows_[i]) w->request_redraw();  // the one that asked draws for its own request
+      }
+      for (auto& w : pending_) w->request_redraw();
+    }
+  }
   std::erase_if(windows_, [](const std::unique_ptr<Window>& w) { return w->should_close(); });
   return !windows_.empty() || !pending_.empty();  // windows added here join at the next call
 }

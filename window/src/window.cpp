@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <string>
+#include <utility>
 
 #include "glfw_library.hpp"
 #include "draw_hash.hpp"
@@ -68,6 +70,7 @@ Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFuncti
   const detail::RestoreContexts restore;
   Impl& w = *window->impl_;
   w.owner = window.get();
+  *w.life = window.get();
 
   glfwWindowHint(GLFW_VISIBLE, w.options.visible ? GLFW_TRUE : GLFW_FALSE);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -107,6 +110,7 @@ Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFuncti
 
 Window::~Window() {
   Impl& w = *impl_;
+  *w.life = nullptr;  // handles see it gone from here
   ImGuiContext* previous_imgui = ImGui::GetCurrentContext();
   GLFWwindow* previous_gl = w.glfw != nullptr ? glfwGetCurrentContext() : nullptr;
   if (w.imgui != nullptr) w.make_current();
@@ -128,8 +132,41 @@ WindowRuntime& Window::runtime() noexcept { return *impl_->runtime; }
 GLFWwindow* Window::glfw_window() const noexcept { return impl_->glfw; }
 ImGuiContext* Window::imgui_context() const noexcept { return impl_->imgui; }
 const WindowStats& Window::stats() const noexcept { return impl_->stats; }
-bool Window::should_close() const { return glfwWindowShouldClose(impl_->glfw) == GLFW_TRUE; }
-void Window::request_close() { glfwSetWindowShouldClose(impl_->glfw, GLFW_TRUE); }
+bool Window::should_close() const { return impl_->closing || glfwWindowShouldClose(impl_->glfw) == GLFW_TRUE; }
+void Window::request_close() { impl_->ask_close(); }
+WindowHandle Window::handle() const { return WindowHandle(impl_->life, impl_->options.title); }
+
+Result<Window*> WindowHandle::window() const {
+  if (!life_) return Error{Errc::not_found, "this WindowHandle refers to no window; EventLoop::add() returns one that does"};
+  if (*life_ == nullptr) {
+    return Error{Errc::closed, "the window \"" + title_ + "\" has closed; its handle refers to nothing now"};
+  }
+  return *life_;
+}
+
+void Window::Impl::ask_close() {
+  if (closing || asking_close) return;
+  if (!options.on_close) {
+    closing = true;
+    return;
+  }
+  const detail::ScopedFlag asking(asking_close);
+  bool agreed = false;
+  try {
+    agreed = options.on_close(*owner);
+  } catch (const std::exception& e) {
+    report_failure(Failure{TimerId{}, Error{Errc::callback_threw, std::string("on_close threw: ") + e.what() +
+                                                                      "; the window stays open"}});
+    frames_owed = std::max(frames_owed, 1);
+    return;
+  } catch (...) {
+    report_failure(Failure{TimerId{}, Error{Errc::callback_threw,
+                                            "on_close threw something that is not a std::exception; the window stays open"}});
+    frames_owed = std::max(frames_owed, 1);
+    return;
+  }
+  closing = agreed;
+}
 void Window::request_redraw() noexcept { impl_->frames_owed = std::max(impl_->frames_owed, 1); }
 
 void Window::Impl::make_current() const {
@@ -137,16 +174,26 @@ void Window::Impl::make_current() const {
   if (glfwGetCurrentContext() != glfw) glfwMakeContextCurrent(glfw);  // a TLS read when it is
 }
 
-void Window::Impl::report(const ApplyReport& r) {
-  for (const Failure& f : r.failures) {
-    ++stats.failures;
-    if (options.on_failure) {
-      options.on_failure(f);
-    } else {
-      std::fprintf(stderr, "cadence: %s: %s\n", to_string(f.error.code), f.error.message.c_str());
-    }
+void Window::Impl::report_failure(const Failure& f) {
+  ++stats.failures;
+  if (options.on_failure) {
+    options.on_failure(f);
+  } else {
+    std::fprintf(stderr, "cadence: %s: %s\n", to_string(f.error.code), f.error.message.c_str());
   }
+}
+
+void Window::Impl::report(const ApplyReport& r, bool from_draw) {
+  // A failure redraws, so that a UI showing errors shows this one at once. One from the draw
+  // function's own changes redraws once: a draw function whose changes fail on every frame
+  // must not make the window draw without pause.
+  if (!r.failures.empty() && !(from_draw && drawn_for_failure)) {
+    frames_owed = std::max(frames_owed, 1);
+    failure_owed = true;
+  }
+  for (const Failure& f : r.failures) report_failure(f);
   if (r.update != Update::nothing) frames_owed = std::max(frames_owed, 1);
+  if (r.update == Update::redraw_all) redraw_all_asked = true;  // the EventLoop passes it on
 }
 
 std::optional<Duration> Window::next_wake() {
@@ -162,14 +209,14 @@ std::optional<Duration> Window::next_wake() {
 
 void Window::frame() {
   Impl& w = *impl_;
-  if (w.in_frame) return;
+  if (w.in_frame || w.closing) return;  // a window that agreed to close draws no more
   const detail::ScopedFlag in_frame(w.in_frame);
   // A frame run from another window's callback leaves that window's contexts current after.
   const detail::RestoreContexts restore;
   w.make_current();
   ++w.stats.frames_run;
   w.frame_start = w.runtime->now();
-  w.report(w.runtime->poll(w.frame_start));
+  w.report(w.runtime->poll(w.frame_start), /*from_draw=*/false);
   const bool for_input = w.input;
   const bool settling = w.settle_at && w.frame_start >= *w.settle_at;
   const bool toggled = w.caret.take_toggle();
@@ -183,6 +230,7 @@ void Window::frame() {
 }
 
 void Window::Impl::draw_frame(bool settle, bool for_input) {
+  drawn_for_failure = std::exchange(failure_owed, false);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
@@ -220,7 +268,7 @@ void Window::Impl::draw_frame(bool settle, bool for_input) {
   const bool changed = !last_hash || hash != *last_hash;
   last_hash = hash;
   plan_next_frames(changed, settle, for_input);
-  report(applied);  // after this frame is counted, so that a redraw it asks for is owed
+  report(applied, /*from_draw=*/true);  // after this frame is counted, so that a redraw it asks for is owed
 }
 
 void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_input) {

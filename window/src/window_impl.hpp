@@ -59,6 +59,12 @@ struct Window::Impl {
   std::optional<std::uint64_t> last_hash;  // of the last drawn frame's draw data
   std::optional<Instant> last_drawn;
   Instant frame_start;  // of the frame being drawn
+  std::shared_ptr<Window*> life = std::make_shared<Window*>(nullptr);  // what handles see
+  bool closing = false;       // the window agreed to close
+  bool asking_close = false;  // on_close runs
+  bool redraw_all_asked = false;   // Update::redraw_all came: the EventLoop redraws every window
+  bool failure_owed = false;       // a failure owes the next frame
+  bool drawn_for_failure = false;  // the frame being drawn was owed to a failure
 
   // Input injected by tests; it sticks until changed, as a real pointer would.
   std::optional<ImVec2> mouse_position;
@@ -81,7 +87,13 @@ struct Window::Impl {
   void on_scroll(double dx, double dy);
   /// A typed character, from GLFW or a test.
   void on_char(unsigned int codepoint);
-  void report(const ApplyReport& report);
+  /// Passes a frame's failures to on_failure and owes the frames its redraw request and its
+  /// failures ask for. `from_draw`: the report of the draw function's own changes.
+  void report(const ApplyReport& report, bool from_draw);
+  /// Counts a failure and passes it to on_failure (default: stderr).
+  void report_failure(const Failure& f);
+  /// Asks on_close (if any) and closes unless it says no; a failure if it throws.
+  void ask_close();
   /// Builds, renders and presents one ImGui frame. `settle`: follow it with the settle check
   /// (false for a frame drawn only for the caret's toggle, which changes nothing else).
   void draw_frame(bool settle, bool for_input);

@@ -56,6 +56,11 @@ void Window::Impl::install_callbacks() {
   });
   glfwSetFramebufferSizeCallback(glfw, [](GLFWwindow* gw, int, int) { impl_of(gw).on_input(); });
   glfwSetWindowRefreshCallback(glfw, [](GLFWwindow* gw) { impl_of(gw).on_input(); });
+  // GLFW has set its close flag already: the window closes only if on_close agrees.
+  glfwSetWindowCloseCallback(glfw, [](GLFWwindow* gw) {
+    glfwSetWindowShouldClose(gw, GLFW_FALSE);
+    impl_of(gw).ask_close();
+  });
 }
 
 void Window::inject_mouse_position(float x, float y) {

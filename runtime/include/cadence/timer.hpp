@@ -65,7 +65,7 @@ class CallbackContext;
 enum class Update : std::uint8_t {
   nothing,        ///< no visible change
   redraw_window,  ///< render this window again
-  redraw_all,     ///< render every window of the app again
+  redraw_all,     ///< render every window of the app's EventLoop again (a Window run by hand: itself)
 };
 
 /// The larger of two update requests (redraw_all > redraw_window > nothing). O(1).

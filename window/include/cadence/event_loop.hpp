@@ -34,9 +34,9 @@ class EventLoop {
 
   /// Takes a window; it runs from the next iteration. May be called from a draw function, a
   /// timer callback or a write-back (all run on the UI thread): the window joins after the
-  /// current iteration. Returns it, valid until it closes (or the loop is destroyed); nullptr
-  /// for a null window. O(1).
-  Window* add(std::unique_ptr<Window> window);
+  /// current iteration. Returns a handle that knows when the window is gone (it closed, or the
+  /// loop was destroyed); an empty handle for a null window. O(1).
+  WindowHandle add(std::unique_ptr<Window> window);
   /// Runs until every window has closed or stop() was called.
   void run();
   /// Runs for `duration` of steady_clock time (not the windows' time sources), or until every

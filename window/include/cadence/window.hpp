@@ -74,6 +74,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cadence/callback_context.hpp"
@@ -85,6 +86,8 @@ struct GLFWwindow;
 struct ImGuiContext;
 
 namespace cadence {
+
+class Window;
 
 /// Largest window side accepted by Window::create, in screen coordinates (X11's limit is 32767).
 inline constexpr int kMaxWindowSide = 16384;
@@ -116,8 +119,40 @@ struct WindowOptions {
   /// at start-up and after input, and one per redraw request.
   bool settle_frames = true;
   /// Called on the UI thread with every failure the window's frames report (a timer or worker
-  /// that threw, a change that could not be applied). Default: print it to stderr.
+  /// that threw, a change that could not be applied). Each failure also redraws the window (the
+  /// draw function's own changes: once), so a UI that shows errors shows it at once.
+  /// Default: print it to stderr.
   std::function<void(const Failure&)> on_failure;
+  /// Called on the UI thread when the window is asked to close (its close button, the window
+  /// manager, request_close()): return true to let it close, false to keep it open (to ask
+  /// about unsaved work first), as Qt's closeEvent can. It may call request_close() again later
+  /// to close after all; a request_close() from inside it does nothing. If it throws, the window
+  /// stays open and the error goes to on_failure (callback_threw). Default: close.
+  std::function<bool(Window&)> on_close;
+};
+
+/// Refers to a window without owning it, and knows when the window is gone: EventLoop::add()
+/// returns one, so code that outlives a window (a timer of another window, a worker's
+/// write-back) can check before it touches it. Copyable. Thread: UI thread only.
+class WindowHandle {
+ public:
+  /// A handle to no window: get() is nullptr.
+  WindowHandle() = default;
+  /// The window, or nullptr once it was destroyed (the EventLoop destroys a window after the
+  /// iteration in which it agreed to close). O(1).
+  Window* get() const noexcept { return life_ ? *life_ : nullptr; }
+  /// True while the window exists. O(1).
+  bool is_open() const noexcept { return get() != nullptr; }
+  explicit operator bool() const noexcept { return is_open(); }
+  /// The window, or an error: `closed` once it was destroyed (the message names its title),
+  /// `not_found` for a handle to no window. O(1).
+  Result<Window*> window() const;
+
+ private:
+  friend class Window;
+  WindowHandle(std::shared_ptr<Window*> life, std::string title) : life_(std::move(life)), title_(std::move(title)) {}
+  std::shared_ptr<Window*> life_;  // the window while it lives; nullptr after
+  std::string title_;
 };
 
 /// What a window has done so far; the demo's stats panel shows these.
@@ -164,11 +199,17 @@ class Window {
   /// Counters since the window opened. O(1).
   const WindowStats& stats() const noexcept;
 
-  /// True once the user closed the window or request_close() was called; the EventLoop then
-  /// destroys it after the current iteration. O(1).
+  /// True once the window agreed to close (on_close returned true, or there is none) after its
+  /// close button, the window manager or request_close() asked, or once the app set GLFW's own
+  /// close flag (glfwSetWindowShouldClose, which asks no one); the EventLoop then destroys it
+  /// after the current iteration. O(1).
   bool should_close() const;
-  /// Asks for the window to close, as the close button does. Safe from its draw function. O(1).
+  /// Asks for the window to close, as the close button does: runs on_close now, if there is
+  /// one, and closes unless it says no. Safe from the window's draw function and callbacks.
+  /// Re-entry: from inside on_close it does nothing. Cost: on_close's.
   void request_close();
+  /// A handle that knows when this window is gone. O(1).
+  WindowHandle handle() const;
 
   /// One frame for this window: due timers, threads' messages, the change-set, and an ImGui
   /// frame only if one is owed ("When a window draws" above). Cost when nothing is due and
@@ -229,6 +270,7 @@ class Window {
   struct Impl;
 
  private:
+  friend class EventLoop;  // passes Update::redraw_all on to the other windows
   explicit Window(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

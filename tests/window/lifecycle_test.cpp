@@ -1,0 +1,203 @@
+// A window's life as an app sees it: failures redraw at once, Update::redraw_all reaches every
+// window of the loop, on_close may keep a window open, and a WindowHandle knows when its window
+// is gone.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cadence/event_loop.hpp"
+#include "window_fixture.hpp"
+
+namespace cadence::testing {
+namespace {
+
+void draw_text(const char* name) {
+  begin_full(name);
+  ImGui::TextUnformatted(name);
+  ImGui::End();
+}
+
+// ---- failures redraw ------------------------------------------------------------------------
+
+TEST(WindowFailureTest, ATimerThatThrowsRedrawsTheWindowAtOnce) {
+  ManualClock clock;
+  std::vector<std::string> seen;
+  WindowOptions options = test_options(&clock);
+  options.on_failure = [&](const Failure& f) { seen.push_back(f.error.message); };
+  auto w = open_window(options, [](Window&, CallbackContext&) { draw_text("failing timer"); });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  ASSERT_TRUE(w->runtime().add_timer(TimerId::unique(), Timer::once(100ms, [](TimerCallbackInfo&) -> TimerCallbackReturn {
+    throw std::runtime_error("sensor unplugged");
+  })));
+  ASSERT_EQ(w->next_wake(), 100ms);
+  ASSERT_TRUE(clock.advance(100ms).ok());
+  const auto drawn = w->stats().frames_drawn;
+  w->frame();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_NE(seen[0].find("sensor unplugged"), std::string::npos);
+  EXPECT_EQ(w->stats().frames_drawn, drawn + 1);  // drawn in the frame that failed
+}
+
+TEST(WindowFailureTest, AChangeOfTheDrawFunctionThatFailsEveryFrameRedrawsOnceNotForEver) {
+  ManualClock clock;
+  int failures = 0;
+  WindowOptions options = test_options(&clock);
+  options.on_failure = [&](const Failure&) { ++failures; };
+  bool fail = false;
+  auto w = open_window(options, [&](Window&, CallbackContext& ctx) {
+    draw_text("failing draw");
+    if (fail) ctx.changes().remove_timer(TimerId{0x4242});  // unchecked: fails when applied
+  });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  fail = true;
+  w->request_redraw();
+  const auto drawn = w->stats().frames_drawn;
+  settle(*w, clock);
+  EXPECT_EQ(w->stats().frames_drawn, drawn + 2);  // the request, then one for its failure
+  EXPECT_EQ(failures, 2);
+  EXPECT_FALSE(w->next_wake().has_value() && *w->next_wake() == Duration::zero());
+}
+
+// ---- redraw_all -------------------------------------------------------------------------------
+
+TEST(RedrawAllTest, ATimerAskingForRedrawAllDrawsEveryWindowOfTheLoop) {
+  ManualClock clock;
+  EventLoop loop;
+  Window* a = loop.add(open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("a"); })).get();
+  Window* b = loop.add(open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("b"); })).get();
+  Window* c = loop.add(open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("c"); })).get();
+  ASSERT_TRUE(a && b && c);
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(clock.advance(16ms).ok());
+    loop.run_once(0ms);
+  }
+  ASSERT_FALSE(b->next_wake().has_value());  // all three at rest
+  ASSERT_TRUE(b->runtime().add_timer(TimerId::unique(), Timer::once(50ms, [](TimerCallbackInfo&) {
+    return TimerCallbackReturn{Update::redraw_all, false};
+  })));
+  const auto drawn_a = a->stats().frames_drawn, drawn_b = b->stats().frames_drawn, drawn_c = c->stats().frames_drawn;
+  ASSERT_TRUE(clock.advance(50ms).ok());
+  loop.run_once(0ms);  // b runs its timer and draws; c, after it, draws in this iteration
+  loop.run_once(0ms);  // a, which ran before b, draws now
+  EXPECT_GE(a->stats().frames_drawn, drawn_a + 1);
+  EXPECT_GE(b->stats().frames_drawn, drawn_b + 1);
+  EXPECT_GE(c->stats().frames_drawn, drawn_c + 1);
+}
+
+TEST(RedrawAllTest, RedrawWindowDrawsOnlyTheWindowThatAsked) {
+  ManualClock clock;
+  EventLoop loop;
+  Window* a = loop.add(open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("a"); })).get();
+  Window* b = loop.add(open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("b"); })).get();
+  ASSERT_TRUE(a && b);
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(clock.advance(16ms).ok());
+    loop.run_once(0ms);
+  }
+  ASSERT_TRUE(b->runtime().add_timer(TimerId::unique(), Timer::once(50ms, [](TimerCallbackInfo&) {
+    return TimerCallbackReturn::redraw();
+  })));
+  const auto drawn_a = a->stats().frames_drawn;
+  ASSERT_TRUE(clock.advance(50ms).ok());
+  loop.run_once(0ms);
+  loop.run_once(0ms);
+  EXPECT_EQ(a->stats().frames_drawn, drawn_a);
+}
+
+// ---- on_close and handles ---------------------------------------------------------------------
+
+TEST(WindowCloseTest, OnCloseMayKeepTheWindowOpenUntilItAgrees) {
+  EventLoop loop;
+  int asked = 0;
+  bool allow = false;
+  WindowOptions options = test_options(nullptr);
+  options.title = "unsaved work";
+  options.on_close = [&](Window&) {
+    ++asked;
+    return allow;
+  };
+  WindowHandle h = loop.add(open_window(options, [](Window&, CallbackContext&) { draw_text("doc"); }));
+  ASSERT_TRUE(h.is_open());
+  loop.run_once(0ms);
+  h.get()->request_close();
+  EXPECT_EQ(asked, 1);
+  EXPECT_FALSE(h.get()->should_close());
+  loop.run_once(0ms);
+  ASSERT_TRUE(h.is_open());
+  EXPECT_EQ(loop.window_count(), 1u);
+
+  allow = true;
+  h.get()->request_close();
+  EXPECT_EQ(asked, 2);
+  EXPECT_TRUE(h.get()->should_close());
+  EXPECT_FALSE(loop.run_once(0ms));  // destroyed at the end of the iteration
+  EXPECT_FALSE(h.is_open());
+  EXPECT_EQ(h.get(), nullptr);
+  const Result<Window*> gone = h.window();
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.error().code, Errc::closed);
+  EXPECT_NE(gone.error().message.find("unsaved work"), std::string::npos) << gone.error().message;
+}
+
+TEST(WindowCloseTest, AnOnCloseThatThrowsKeepsTheWindowOpenAndReportsIt) {
+  EventLoop loop;
+  std::vector<Failure> failures;
+  WindowOptions options = test_options(nullptr);
+  options.on_failure = [&](const Failure& f) { failures.push_back(f); };
+  options.on_close = [](Window&) -> bool { throw std::runtime_error("cannot save"); };
+  WindowHandle h = loop.add(open_window(options, [](Window&, CallbackContext&) { draw_text("doc"); }));
+  loop.run_once(0ms);
+  const auto drawn = h.get()->stats().frames_drawn;
+  h.get()->request_close();
+  EXPECT_FALSE(h.get()->should_close());
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].error.code, Errc::callback_threw);
+  EXPECT_NE(failures[0].error.message.find("cannot save"), std::string::npos);
+  EXPECT_EQ(h.get()->next_wake(), Duration::zero());  // the failure redraws
+  loop.run_once(0ms);
+  EXPECT_TRUE(h.is_open());
+  EXPECT_GT(h.get()->stats().frames_drawn, drawn);
+}
+
+TEST(WindowCloseTest, ARequestCloseFromInsideOnCloseDoesNothing) {
+  EventLoop loop;
+  int asked = 0;
+  WindowOptions options = test_options(nullptr);
+  options.on_close = [&](Window& self) {
+    ++asked;
+    self.request_close();  // re-entry: ignored, no recursion
+    return false;
+  };
+  WindowHandle h = loop.add(open_window(options, [](Window&, CallbackContext&) { draw_text("doc"); }));
+  h.get()->request_close();
+  EXPECT_EQ(asked, 1);
+  EXPECT_FALSE(h.get()->should_close());
+}
+
+TEST(WindowCloseTest, TheHandleOfANullWindowRefersToNothing) {
+  EventLoop loop;
+  const WindowHandle h = loop.add(nullptr);
+  EXPECT_FALSE(h);
+  EXPECT_EQ(h.get(), nullptr);
+  ASSERT_FALSE(h.window().ok());
+  EXPECT_EQ(h.window().error().code, Errc::not_found);
+  EXPECT_EQ(loop.window_count(), 0u);
+}
+
+TEST(WindowCloseTest, HandlesSeeTheirWindowGoWhenTheLoopIsDestroyed) {
+  WindowHandle h;
+  {
+    EventLoop loop;
+    h = loop.add(open_window(test_options(nullptr), [](Window&, CallbackContext&) { draw_text("doc"); }));
+    ASSERT_TRUE(h.is_open());
+  }
+  EXPECT_FALSE(h.is_open());
+}
+
+}  // namespace
+}  // namespace cadence::testing
