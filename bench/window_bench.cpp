@@ -189,6 +189,32 @@ std::vector<double> sleep_lateness_us() {
   return samples;
 }
 
+// The caret's blink timer while `workers` CPU-bound workers (one per core) crunch at `priority`:
+// how late it runs, in microseconds. The caret blinks every 20 ms here, so that a few seconds
+// give a full sample (the last WindowStats::kLatenessSamples runs).
+std::vector<double> caret_lateness_under_load_us(int workers, ThreadPriority priority, double seconds) {
+  Content content;
+  EventLoop loop;
+  WindowOptions o = options();
+  o.caret_blink = 20ms;
+  Window* w = loop.add(*Window::create(o, [&](Window&, CallbackContext&) { content.draw(); })).get();
+  loop.run_for(500ms);
+  struct None {};
+  for (int i = 0; i < workers; ++i) {
+    Thread t = Thread::create(0, None{}, [](int, ThreadSender<None>&, ThreadReceiver& in) {
+      volatile std::uint64_t x = 1;
+      while (!in.stop_requested()) {
+        for (int k = 0; k < 100000; ++k) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      }
+    });
+    (void)w->runtime().start_thread(ThreadId::unique(), std::move(t).with_priority(priority));
+  }
+  loop.run_for(std::chrono::duration_cast<Duration>(std::chrono::duration<double>(seconds)));
+  std::vector<double> samples;
+  for (float ms : w->stats().caret_lateness_ms) samples.push_back(static_cast<double>(ms) * 1000.0);
+  return samples;  // the window's runtime stops and joins the workers as the loop goes
+}
+
 std::string distribution(const std::vector<double>& v) {
   std::ostringstream o;
   o << "{\"samples\": " << v.size() << ", \"p50\": " << percentile(v, 0.5) << ", \"p99\": " << percentile(v, 0.99)
@@ -220,7 +246,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<double> idle_cpu_pct, idle_fps, idle_wakes, busy_cpu_pct, busy_fps;
-  std::vector<double> latency, lateness, sleep_lateness;
+  std::vector<double> latency, lateness, sleep_lateness, caret_idle, caret_normal, caret_background;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   for (int r = 0; r < rounds; ++r) {
     std::fprintf(stderr, "window bench: round %d of %d\n", r + 1, rounds);
     const CpuResult idle = idle_cpu(seconds);
@@ -233,6 +260,9 @@ int main(int argc, char** argv) {
     append(latency, post_latency_us());
     append(sleep_lateness, sleep_lateness_us());
     append(lateness, timer_lateness_us());
+    append(caret_idle, caret_lateness_under_load_us(0, ThreadPriority::normal, seconds));
+    append(caret_normal, caret_lateness_under_load_us(cores, ThreadPriority::normal, seconds));
+    append(caret_background, caret_lateness_under_load_us(cores, ThreadPriority::background, seconds));
   }
   std::ostringstream json;
   json << "{\n"
@@ -243,7 +273,10 @@ int main(int argc, char** argv) {
        << ", \"frames_per_second\": " << median(busy_fps) << "},\n"
        << "  \"post_to_write_back_us\": " << distribution(latency) << ",\n"
        << "  \"timer_lateness_us\": " << distribution(lateness) << ",\n"
-       << "  \"sleep_lateness_us\": " << distribution(sleep_lateness) << "\n"
+       << "  \"sleep_lateness_us\": " << distribution(sleep_lateness) << ",\n"
+       << "  \"caret_lateness_us\": {\"workers\": " << cores << ", \"no_workers\": " << distribution(caret_idle)
+       << ", \"normal_priority\": " << distribution(caret_normal)
+       << ", \"background_priority\": " << distribution(caret_background) << "}\n"
        << "}\n";
   std::fputs(json.str().c_str(), stdout);
   if (!out_path.empty()) std::ofstream(out_path) << json.str();

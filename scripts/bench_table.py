@@ -31,8 +31,8 @@ def load(paths):
     for path in paths:
         with open(path) as f:
             data = json.load(f)
-        if "benchmarks" not in data:  # cadence_bench_window writes its own object
-            window = data
+        if "benchmarks" not in data:  # cadence_bench_window and _progress write their own objects
+            window = {**(window or {}), **data}
             continue
         for b in data["benchmarks"]:
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
@@ -257,6 +257,8 @@ def shared_wheel_tables(r):
 def window_tables(w):
     if not w:
         return []
+    if "idle" not in w:
+        return progress_tables(w)
     idle, busy = w["idle"], w["every_frame"]
     ratio = busy["cpu_percent"] / idle["cpu_percent"] if idle["cpu_percent"] > 0 else None
     out = [f"### CPU of one core: an idle window with a blinking caret beside the same window drawn every frame (medians of {w.get('rounds', 1)} rounds)\n\n" + table(
@@ -282,6 +284,36 @@ def window_tables(w):
         out.append(f"Timer lateness beyond the sleep_until baseline of this run: p50 "
                    f"+{fmt((late['p50'] - base['p50']) / 1000, 2)} ms, p99 {fmt(late['p99'] / base['p99'], 2)}x the "
                    f"baseline's p99.")
+    caret = w.get("caret_lateness_us")
+    if caret:
+        rows = []
+        for key, what in (("no_workers", "no workers"),
+                          ("normal_priority", f"{caret['workers']} CPU-bound workers, normal priority"),
+                          ("background_priority", f"{caret['workers']} CPU-bound workers, background priority (default)")):
+            d = caret[key]
+            target = f"{verdict(d['p99'] <= 1000)} (p99 < 1 ms)" if key == "background_priority" else "-"
+            rows.append([what, str(d["samples"]), fmt(d["p50"] / 1000, 2), fmt(d["p99"] / 1000, 2), fmt(d["max"] / 1000, 2), target])
+        normal, background = caret["normal_priority"], caret["background_priority"]
+        ratio = normal["p99"] / background["p99"] if background["p99"] > 0 else None
+        out.append(f"### Caret blink lateness with one CPU-bound worker per core (ms; samples of {w.get('rounds', 1)} rounds; "
+                   f"p99 at normal priority is {fmt(ratio, 1)}x the p99 at background priority)\n\n" +
+                   table(["workers", "samples", "p50", "p99", "max", "target"], rows))
+    return out + progress_tables(w)
+
+
+def progress_tables(w):
+    out = []
+    progress = w.get("progress_lane")
+    if progress:
+        rows = []
+        for key, what in (("progress", "progress(value): the latest-value lane"),
+                          ("write_back", "write_back(value): one message per report")):
+            d = progress[key]
+            rows.append([what, f"{d['reports']:,}", str(d["frames"]), f"{d['deliveries']:,}", str(d["wakes"]),
+                         fmt(d["peak_bytes"] / 1024, 1), fmt(d["bytes_after"] / 1024, 1), fmt(d["worker_seconds"], 2)])
+        out.append("### A worker reporting in a tight loop, the UI running frames meanwhile (bytes allocated and not yet "
+                   "freed, KiB)\n\n" + table(["lane", "reports", "UI frames", "deliveries to the UI", "waker calls", "peak KiB",
+                                                 "KiB after", "worker s"], rows))
     return out
 
 

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "steady_deadline.hpp"
+#include "thread_priority.hpp"
 #include "text.hpp"
 
 namespace cadence::detail {
@@ -20,7 +21,9 @@ Status no_thread(ThreadId id) {
 
 // Runs on the worker thread: the app's function, then the "finished" mark. Nothing the worker
 // throws leaves this function; it becomes a message, delivered after everything sent before.
-void run_worker(const std::shared_ptr<ThreadCore>& core, UniqueFunction<void(ThreadCore&)>& body) {
+void run_worker(const std::shared_ptr<ThreadCore>& core, UniqueFunction<void(ThreadCore&)>& body,
+                ThreadPriority priority) {
+  if (priority == ThreadPriority::background) lower_this_threads_priority();
   const auto fail = [&core](std::string what) {
     WorkerMessage m;
     m.kind = WorkerMessage::Kind::failed;
@@ -119,9 +122,8 @@ Status ThreadTable::start(ThreadId id, Thread thread) {
   entry->type = &ThreadTableAccess::type(thread);
   entry->on_finish = std::move(ThreadTableAccess::finish(thread));
   try {
-    entry->thread = std::thread([core = entry->core, body = std::move(ThreadTableAccess::body(thread))]() mutable {
-      run_worker(core, body);
-    });
+    entry->thread = std::thread([core = entry->core, body = std::move(ThreadTableAccess::body(thread)),
+                                 priority = thread.priority()]() mutable { run_worker(core, body, priority); });
   } catch (const std::system_error& e) {
     return Error{Errc::resource, std::string("the system refused a new thread: ") + e.what()};
   }

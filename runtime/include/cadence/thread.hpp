@@ -79,6 +79,20 @@ struct ThreadOutcome {
 /// "finished", "stopped", "failed" or "abandoned".
 const char* to_string(ThreadOutcome::Kind kind) noexcept;
 
+/// How the system schedules a worker against the UI thread.
+enum class ThreadPriority : std::uint8_t {
+  /// The default: below the UI thread, so that CPU-bound workers do not make frames and timers
+  /// late (Linux: the worker thread's nice value is raised by kBackgroundNice; elsewhere it
+  /// changes nothing).
+  background,
+  /// The same as the thread that started it (for work the user waits on, or latency-bound I/O).
+  normal,
+};
+
+/// How much a background worker's nice value is raised (Linux). With CFS/EEVDF a nice-10 thread
+/// gets about a tenth of the CPU time of a nice-0 thread it competes with.
+inline constexpr int kBackgroundNice = 10;
+
 /// What a worker receives.
 struct ThreadMessage {
   enum class Kind : std::uint8_t { tick, terminate, custom };
@@ -300,6 +314,14 @@ class Thread {
   Thread(Thread&&) noexcept = default;
   Thread& operator=(Thread&&) noexcept = default;
 
+  /// Sets how the worker is scheduled (default: ThreadPriority::background). O(1).
+  Thread& with_priority(ThreadPriority priority) & {
+    priority_ = priority;
+    return *this;
+  }
+  Thread&& with_priority(ThreadPriority priority) && { return std::move(with_priority(priority)); }
+  ThreadPriority priority() const noexcept { return priority_; }
+
   /// The writeback data, for inspection on the UI thread (nullptr if `State` is not its type).
   template <class State>
   State* writeback_data() const noexcept {
@@ -324,6 +346,7 @@ class Thread {
   const std::type_info* type_ = &typeid(void);
   detail::UniqueFunction<void(detail::ThreadCore&)> body_;
   detail::UniqueFunction<Update(void*, const ThreadOutcome&, CallbackContext&)> finish_;
+  ThreadPriority priority_ = ThreadPriority::background;
 };
 
 }  // namespace cadence
