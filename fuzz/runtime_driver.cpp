@@ -334,6 +334,15 @@ void World::act(Where where, CallbackContext* ctx, const std::shared_ptr<Instanc
       (void)r.next_due();
       const auto status = r.timer_status(any_timer());
       if (status && status->next_due) check(*status->next_due >= status->created, "a timer is due after it was added");
+      if (status) {
+        check(status->remaining >= Duration::zero(), "a timer's time left is never negative");
+        check(!status->remaining_lifetime || *status->remaining_lifetime >= Duration::zero(),
+              "a timer's lifetime left is never negative");
+        std::uint64_t runs = 0;
+        for (std::uint32_t n : status->lateness.histogram) runs += n;
+        check(runs == status->run_count, "the lateness histogram counts every run once");
+        check(status->lateness.worst >= status->lateness.last, "no run was later than the worst");
+      }
       (void)r.thread_data<ThreadData>(any_thread());
       (void)r.has_thread(any_thread());
       break;

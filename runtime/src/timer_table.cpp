@@ -82,7 +82,9 @@ Status TimerTable::add(TimerId id, Timer timer, Instant created) {
   s.order = ++added_;
   s.state = State::scheduled;
   s.stopped = false;
+  s.lateness = {};
   const Duration delay = timer.delay();
+  if (const auto owner = timer.owner()) owners_[owner->value].push_back(id);
   s.timer.emplace(std::move(timer));
   index_.emplace(id, i);
   enqueue(i, created + delay);
@@ -101,6 +103,13 @@ std::optional<Timer> TimerTable::free_slot(std::uint32_t i) {
   dequeue(s);
   if (s.state == State::animating) --animating_;
   index_.erase(s.id);
+  if (const auto owner = s.timer->owner()) {
+    auto it = owners_.find(owner->value);
+    std::vector<TimerId>& ids = it->second;
+    *std::find(ids.begin(), ids.end(), s.id) = ids.back();
+    ids.pop_back();
+    if (ids.empty()) owners_.erase(it);
+  }
   std::optional<Timer> timer = std::move(s.timer);
   s.timer.reset();
   s.state = State::free;
@@ -154,18 +163,36 @@ Status TimerTable::resume(TimerId id, Instant at) {
   return {};
 }
 
-std::optional<TimerStatus> TimerTable::status(TimerId id) const {
+std::optional<TimerStatus> TimerTable::status(TimerId id, Instant now) const {
   const Slot* s = find(id);
   if (s == nullptr) return std::nullopt;
   TimerStatus out;
   out.created = s->created;
   out.last_run = s->last_run;
   out.run_count = s->run_count;
-  out.expires = s->expires;
   out.paused = s->state == State::paused;
   out.every_frame = s->state == State::animating || (out.paused && s->paused_every_frame);
-  if (s->state == State::scheduled) out.next_due = s->exact;  // the due time or the timeout, with slack
+  out.owner = s->timer->owner();
+  out.lateness = s->lateness;
+  const auto left = [now](Instant t) { return std::max(Duration::zero(), t - now); };
+  if (out.paused) {
+    // Frozen: what it had left when it was paused (its expiry is known again once resumed).
+    out.remaining = s->left_to_due;
+    if (s->expires) out.remaining_lifetime = s->left_to_expiry;
+    return out;
+  }
+  out.expires = s->expires;
+  if (s->expires) out.remaining_lifetime = left(*s->expires);
+  if (s->state == State::scheduled) {
+    out.next_due = s->exact;  // the due time or the timeout, with slack
+    out.remaining = left(s->exact);
+  }
   return out;
+}
+
+std::vector<TimerId> TimerTable::timers_of(WidgetId owner) const {
+  const auto it = owners_.find(owner.value);
+  return it == owners_.end() ? std::vector<TimerId>{} : it->second;
 }
 
 // ---- the queue -----------------------------------------------------------------------------
@@ -350,6 +377,7 @@ bool TimerTable::invoke(Slot& s, Instant frame_start, Instant due, bool last, st
                         CallbackContext& context, ChangeSet& changes) {
   TimerCallbackInfo info{s.id, s.timer->owner(), frame_start, due, s.run_count, missed, last, context};
   TimerCallbackReturn result;
+  s.lateness.record(frame_start - due);  // a run that throws was late all the same
   try {
     result = s.timer->callback()(info);
   } catch (const std::exception& e) {

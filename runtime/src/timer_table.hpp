@@ -37,7 +37,11 @@ class TimerTable {
   bool stop(TimerId id);
   /// True for a live timer that is not stopped.
   bool has_running(TimerId id) const;
-  std::optional<TimerStatus> status(TimerId id) const;
+  /// What the table knows of a timer, its time left counted from `now`.
+  std::optional<TimerStatus> status(TimerId id, Instant now) const;
+  /// The live timers with that owner (stopped ones included), in no particular order.
+  /// O(timers of the owner).
+  std::vector<TimerId> timers_of(WidgetId owner) const;
   std::size_t size() const noexcept { return index_.size(); }
 
   /// Runs the timers due at `frame_start`; what they ask for goes to `changes`.
@@ -67,6 +71,7 @@ class TimerTable {
     bool paused_every_frame = false;   // resume as an animation timer
     std::uint64_t hold = 0;            // waiting in due_now_ for `exact`: its entry's serial; 0: not
     std::uint64_t order = 0;           // when it was added, among this table's adds: breaks ties
+    TimerLateness lateness;
   };
   /// An animation timer in the every-frame list, which may outlive it: valid while the
   /// generation matches. The list is sorted by `order` (the order the timers were added).
@@ -112,6 +117,7 @@ class TimerTable {
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;
   std::unordered_map<TimerId, std::uint32_t> index_;
+  std::unordered_map<std::uint64_t, std::vector<TimerId>> owners_;  // WidgetId value -> its timers
   std::vector<AnimationRef> animations_;  // in the order they were added
   std::size_t animating_ = 0;        // slots in State::animating
   // The short list: timers due within the queue's current millisecond (the queue never fires

@@ -296,6 +296,31 @@ Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
   return impl_->threads.start(id, std::move(thread));
 }
 
+template <class Op>
+Result<std::size_t> WindowRuntime::each_timer_of(WidgetId owner, ChangeSet* pending, Op op) {
+  if (!impl_->usable()) return impl_->refusal().error();
+  std::vector<TimerId> ids = impl_->timers.timers_of(owner);
+  if (pending != nullptr) {
+    const std::vector<TimerId> added = pending->timers_added_by(owner);
+    ids.insert(ids.end(), added.begin(), added.end());
+  }
+  std::size_t done = 0;
+  for (TimerId id : ids) {
+    if (op(id)) ++done;  // one removed by an earlier one's destructor is not_found: not counted
+  }
+  return done;
+}
+
+Result<std::size_t> WindowRuntime::remove_timers_of(WidgetId owner) {
+  return each_timer_of(owner, impl_->running, [this](TimerId id) { return remove_timer(id); });
+}
+Result<std::size_t> WindowRuntime::pause_timers_of(WidgetId owner) {
+  return each_timer_of(owner, impl_->running, [this](TimerId id) { return pause_timer(id); });
+}
+Result<std::size_t> WindowRuntime::resume_timers_of(WidgetId owner) {
+  return each_timer_of(owner, impl_->running, [this](TimerId id) { return resume_timer(id); });
+}
+
 // A thread whose start waits in `pending` (the running frame's set, or a context's own) takes
 // its stop request and messages there; they reach it right after it starts.
 Status WindowRuntime::stop_thread(ThreadId id) { return stop_thread(id, impl_->running); }
@@ -337,7 +362,8 @@ void WindowRuntime::set_waker(std::function<void()> waker) {
 bool WindowRuntime::has_timer(TimerId id) const { return impl_->usable() && impl_->timers.has_running(id); }
 std::optional<TimerStatus> WindowRuntime::timer_status(TimerId id) const {
   if (!impl_->usable()) return std::nullopt;
-  return impl_->timers.status(id);
+  // Counted from now, but never from before an instant the runtime has used already.
+  return impl_->timers.status(id, later_of(impl_->latest, impl_->source.now()));
 }
 std::size_t WindowRuntime::timer_count() const noexcept { return impl_->usable() ? impl_->timers.size() : 0; }
 
@@ -509,6 +535,15 @@ Status CallbackContext::resume_timer(TimerId id) {
   return defer_pause(runtime_.impl_->timers, changes_, id, false);
 }
 bool CallbackContext::has_timer(TimerId id) const { return runtime_.has_timer(id); }
+Result<std::size_t> CallbackContext::remove_timers_of(WidgetId owner) {
+  return runtime_.each_timer_of(owner, &changes_, [this](TimerId id) { return remove_timer(id); });
+}
+Result<std::size_t> CallbackContext::pause_timers_of(WidgetId owner) {
+  return runtime_.each_timer_of(owner, &changes_, [this](TimerId id) { return pause_timer(id); });
+}
+Result<std::size_t> CallbackContext::resume_timers_of(WidgetId owner) {
+  return runtime_.each_timer_of(owner, &changes_, [this](TimerId id) { return resume_timer(id); });
+}
 Status CallbackContext::start_thread(ThreadId id, Thread thread) {
   if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
   return defer_start(runtime_.impl_->threads, changes_, id, std::move(thread));

@@ -65,6 +65,12 @@ class CallbackContext {
   /// Resumes a paused timer with the time it had left. Resuming a running timer changes nothing.
   /// Errors: not_found.
   Status resume_timer(TimerId id);
+  /// Removes, pauses or resumes every timer of a widget, as the calls above would each (see
+  /// WindowRuntime::remove_timers_of); also those this context adds. Returns how many.
+  /// Errors: wrong_thread, closed.
+  Result<std::size_t> remove_timers_of(WidgetId owner);
+  Result<std::size_t> pause_timers_of(WidgetId owner);
+  Result<std::size_t> resume_timers_of(WidgetId owner);
   /// True when a timer with that id is live and not stopped in this frame (a removal recorded in
   /// an app's own set, not applied yet, does not count).
   bool has_timer(TimerId id) const;

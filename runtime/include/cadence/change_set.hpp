@@ -115,6 +115,15 @@ class ChangeSet {
   }
   /// True when this set adds a timer with that id (and does not remove it again).
   bool adds_timer(TimerId id) const { return has(id, kAdds); }
+  /// The timers this set adds (and does not remove again) whose owner is `owner`. O(changes).
+  std::vector<TimerId> timers_added_by(WidgetId owner) const {
+    std::vector<TimerId> ids;
+    for (const Change& c : changes_) {
+      const auto* add = std::get_if<AddTimer>(&c);
+      if (add != nullptr && add->timer.owner() == owner && adds_timer(add->id)) ids.push_back(add->id);
+    }
+    return ids;
+  }
   /// True when this set removes the timer that has that id now (not one it adds itself).
   bool removes_timer(TimerId id) const { return has(id, kRemoves); }
   /// Asks for a redraw (the largest request of the frame wins).

@@ -73,22 +73,12 @@
 #include "cadence/time.hpp"
 #include "cadence/time_source.hpp"
 #include "cadence/timer.hpp"
+#include "cadence/timer_status.hpp"
 
 namespace cadence {
 
 /// Which TimerQueue keeps the runtime's timers.
 enum class QueueKind : std::uint8_t { wheel, heap };
-
-/// A timer as the runtime sees it, for inspection (a timers panel, tests).
-struct TimerStatus {
-  Instant created;                  ///< when it was added
-  std::optional<Instant> last_run;  ///< frame_start of its last run
-  std::uint64_t run_count = 0;
-  std::optional<Instant> next_due;  ///< when it runs next: its due time or timeout, whichever is sooner, rounded up for slack; nullopt while paused or every frame
-  std::optional<Instant> expires;   ///< added + timeout, shifted by pauses
-  bool paused = false;
-  bool every_frame = false;         ///< an animation timer past its delay
-};
 
 class WindowRuntime {
  public:
@@ -147,6 +137,15 @@ class WindowRuntime {
   /// Resumes a paused timer with the time it had left. O(1). Errors: not_found.
   /// Re-entry: deferred inside a frame.
   Status resume_timer(TimerId id);
+  /// Every timer of a widget (Timer::with_owner) in one call, as the single-timer calls above
+  /// would do each (a widget that goes away takes its timers with it; a hidden panel pauses
+  /// its own): the live ones, and inside a frame also those the frame adds. Returns how many
+  /// were removed, paused or resumed (0 for an owner without timers: not an error). Cost:
+  /// O(timers of the owner), plus O(changes) of the frame inside one.
+  /// Errors: wrong_thread, closed (nothing changes). Re-entry: as the single-timer calls.
+  Result<std::size_t> remove_timers_of(WidgetId owner);
+  Result<std::size_t> pause_timers_of(WidgetId owner);
+  Result<std::size_t> resume_timers_of(WidgetId owner);
   /// True for a live timer that has not been stopped. O(1). Re-entry: anywhere.
   bool has_timer(TimerId id) const;
   /// What the runtime knows of a timer, or nullopt. O(1). Re-entry: anywhere.
@@ -245,6 +244,9 @@ class WindowRuntime {
   void* thread_data(ThreadId id, const std::type_info& type);
   const Payload* progress_payload(ThreadId id) const;
   Status stop_thread(ThreadId id, ChangeSet* pending);
+  /// Calls `op` for each timer of `owner`: the live ones, and those `pending` adds.
+  template <class Op>
+  Result<std::size_t> each_timer_of(WidgetId owner, ChangeSet* pending, Op op);
   Status send_to_thread(ThreadId id, Payload payload, ChangeSet* pending);
   struct Impl;
   std::unique_ptr<Impl> impl_;

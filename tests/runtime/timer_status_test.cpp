@@ -1,0 +1,219 @@
+// What TimerStatus says (time left, frozen while paused; lateness of each run) and the calls on
+// every timer of one owner, at once and inside a frame, on both queues.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime_fixture.hpp"
+
+namespace cadence::testing {
+namespace {
+
+class TimerStatusTest : public RuntimeFixture {};
+INSTANTIATE_TEST_SUITE_P(Queues, TimerStatusTest, ::testing::Values(QueueKind::wheel, QueueKind::heap), queue_name);
+
+// ---- time left -----------------------------------------------------------------------------
+
+TEST_P(TimerStatusTest, TimeLeftCountsDownAndFreezesWhilePaused) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("countdown").with_delay(1000ms).with_interval(1000ms).with_timeout(5000ms));
+  frame(300);
+  auto st = runtime.timer_status(id);
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->remaining, 700ms);
+  EXPECT_EQ(st->remaining_lifetime, 4700ms);
+  EXPECT_EQ(st->expires, at_ms(5000));
+
+  ASSERT_TRUE(runtime.pause_timer(id));
+  for (std::int64_t ms : {300, 900, 4000}) {  // frozen, however long it stays paused
+    frame(ms);
+    st = runtime.timer_status(id);
+    EXPECT_TRUE(st->paused);
+    EXPECT_EQ(st->remaining, 700ms) << ms;
+    EXPECT_EQ(st->remaining_lifetime, 4700ms) << ms;
+    EXPECT_FALSE(st->expires.has_value());  // not known until it resumes
+    EXPECT_FALSE(st->next_due.has_value());
+  }
+  ASSERT_TRUE(runtime.resume_timer(id));
+  st = runtime.timer_status(id);
+  EXPECT_EQ(st->remaining, 700ms);
+  EXPECT_EQ(st->next_due, at_ms(4700));
+  EXPECT_EQ(st->expires, at_ms(8700));
+  run_until(4700);
+  EXPECT_EQ(times("countdown"), (std::vector<std::int64_t>{4700}));
+  EXPECT_EQ(runtime.timer_status(id)->remaining, 1000ms);
+}
+
+TEST_P(TimerStatusTest, TimeLeftOfADueTimerIsZeroAndOfAnAnimationTimerToo) {
+  const TimerId once = TimerId::unique(), anim = TimerId::unique();
+  add(once, logged("once").with_delay(100ms).with_timeout(100ms));
+  add(anim, Timer::animation([](TimerCallbackInfo&) {}).with_timeout(1000ms));
+  frame(0);
+  ASSERT_TRUE(clock.set(at_ms(250)).ok());  // due, but no frame has run it yet
+  EXPECT_EQ(runtime.timer_status(once)->remaining, 0ms);
+  EXPECT_EQ(runtime.timer_status(anim)->remaining, 0ms);
+  EXPECT_EQ(runtime.timer_status(anim)->remaining_lifetime, 750ms);
+  ASSERT_TRUE(runtime.pause_timer(anim));
+  ASSERT_TRUE(clock.set(at_ms(900)).ok());
+  EXPECT_EQ(runtime.timer_status(anim)->remaining, 0ms);
+  EXPECT_EQ(runtime.timer_status(anim)->remaining_lifetime, 750ms);
+  EXPECT_FALSE(runtime.timer_status(once)->remaining_lifetime.has_value() &&
+               *runtime.timer_status(once)->remaining_lifetime > 0ms);
+}
+
+TEST_P(TimerStatusTest, ATimerWithoutATimeoutHasNoLifetime) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("tick").with_delay(10ms).with_interval(10ms));
+  EXPECT_FALSE(runtime.timer_status(id)->remaining_lifetime.has_value());
+  ASSERT_TRUE(runtime.pause_timer(id));
+  EXPECT_FALSE(runtime.timer_status(id)->remaining_lifetime.has_value());
+  EXPECT_EQ(runtime.timer_status(id)->remaining, 10ms);
+}
+
+// ---- lateness ------------------------------------------------------------------------------
+
+TEST_P(TimerStatusTest, EachRunsLatenessGoesIntoLastWorstAndTheHistogram) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("tick").with_delay(10ms).with_interval(10ms));
+  frame(10);   // on time: 0
+  frame(23);   // due 20: 3 ms late (bucket [2, 4) ms)
+  frame(30);   // due 30: 0
+  frame(70);   // skip: the run stands for 70: 0
+  frame(80);   // 0
+  ASSERT_TRUE(clock.set(at_ms(90) + std::chrono::microseconds(300)).ok());  // 0.3 ms late
+  (void)runtime.poll(clock.now());
+  frame(120);  // skip: the run stands for 120 (100 and 110 were missed): 0
+  const TimerLateness l = runtime.timer_status(id)->lateness;
+  EXPECT_EQ(l.last, 0ms);
+  EXPECT_EQ(l.worst, 3ms);
+  EXPECT_EQ(l.histogram[0], 5u);  // < 250 us: 10, 30, 70, 80, 120
+  EXPECT_EQ(l.histogram[1], 1u);  // [250, 500) us: 90.3
+  EXPECT_EQ(l.histogram[4], 1u);  // [2, 4) ms: 23
+  std::uint32_t total = 0;
+  for (std::uint32_t n : l.histogram) total += n;
+  EXPECT_EQ(total, runtime.timer_status(id)->run_count);
+}
+
+TEST_P(TimerStatusTest, ABurstCountsEachCatchUpRunAsLateAsItWas) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("b").with_delay(10ms).with_interval(10ms).with_missed_ticks(MissedTicks::burst));
+  frame(45);  // due 10, 20, 30, 40: 35, 25, 15 and 5 ms late
+  const TimerLateness l = runtime.timer_status(id)->lateness;
+  EXPECT_EQ(l.worst, 35ms);
+  EXPECT_EQ(l.last, 5ms);
+  EXPECT_EQ(l.histogram[6], 1u);  // [8, 16) ms: 15
+  EXPECT_EQ(l.histogram[7], 2u);  // >= 16 ms: 35, 25
+  EXPECT_EQ(l.histogram[5], 1u);  // [4, 8) ms: 5
+}
+
+TEST(TimerLatenessTest, BucketEdgesBelongToTheBucketAboveAndCountsSaturate) {
+  TimerLateness l;
+  l.record(Duration{-5});
+  l.record(std::chrono::microseconds(250));
+  l.record(std::chrono::milliseconds(16));
+  l.record(Duration::max());
+  EXPECT_EQ(l.histogram[0], 1u);
+  EXPECT_EQ(l.histogram[1], 1u);
+  EXPECT_EQ(l.histogram[7], 2u);
+  EXPECT_EQ(l.worst, Duration::max());
+  l.histogram[3] = UINT32_MAX;
+  l.record(std::chrono::microseconds(1500));
+  EXPECT_EQ(l.histogram[3], UINT32_MAX);
+}
+
+// ---- every timer of an owner ---------------------------------------------------------------------
+
+TEST_P(TimerStatusTest, AWidgetsTimersArePausedResumedAndRemovedTogetherAndNoOthers) {
+  const WidgetId panel{7}, other{8};
+  const TimerId a = TimerId::unique(), b = TimerId::unique(), c = TimerId::unique();
+  add(a, logged("a").with_delay(100ms).with_interval(100ms).with_owner(panel));
+  add(b, logged("b").with_delay(100ms).with_interval(100ms).with_owner(panel));
+  add(c, logged("c").with_delay(100ms).with_interval(100ms).with_owner(other));
+  EXPECT_EQ(runtime.timer_status(a)->owner, panel);
+
+  frame(50);
+  ASSERT_EQ(runtime.pause_timers_of(panel).value(), 2u);
+  run_until(250);
+  EXPECT_EQ(times("a"), std::vector<std::int64_t>{});
+  EXPECT_EQ(times("c"), (std::vector<std::int64_t>{100, 200}));
+  EXPECT_EQ(runtime.timer_status(a)->remaining, 50ms);
+  ASSERT_EQ(runtime.resume_timers_of(panel).value(), 2u);
+  run_until(300);
+  EXPECT_EQ(times("a"), (std::vector<std::int64_t>{300}));
+
+  ASSERT_EQ(runtime.remove_timers_of(panel).value(), 2u);
+  EXPECT_FALSE(runtime.has_timer(a));
+  EXPECT_FALSE(runtime.has_timer(b));
+  EXPECT_TRUE(runtime.has_timer(c));
+  EXPECT_EQ(runtime.remove_timers_of(panel).value(), 0u);  // none left: not an error
+  EXPECT_EQ(runtime.pause_timers_of(WidgetId{12345}).value(), 0u);
+}
+
+TEST_P(TimerStatusTest, InsideAFrameAnOwnersTimersStopAtOnceIncludingThoseTheFrameAdds) {
+  const WidgetId panel{3};
+  const TimerId a = TimerId::unique(), late = TimerId::unique(), added = TimerId::unique();
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+    ASSERT_TRUE(info.context.add_timer(added, logged("added").with_delay(5ms).with_owner(panel)));
+    EXPECT_EQ(info.context.remove_timers_of(panel).value(), 3u);  // a, late (due later this frame), added
+  }));
+  add(a, logged("a").with_delay(50ms).with_owner(panel));
+  add(late, logged("late").with_delay(10ms).with_owner(panel));  // due at 10 too, after the first
+  frame(10);
+  EXPECT_TRUE(names().empty());  // `late` was stopped before its turn
+  EXPECT_TRUE(last.failures.empty());
+  EXPECT_FALSE(runtime.has_timer(a));
+  EXPECT_FALSE(runtime.has_timer(late));
+  EXPECT_FALSE(runtime.has_timer(added));
+  run_until(100);
+  EXPECT_TRUE(names().empty());
+}
+
+TEST_P(TimerStatusTest, ARestartedIdKeepsItsNewOwnerOnly) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("x").with_delay(10ms).with_owner(WidgetId{1}));
+  ASSERT_TRUE(runtime.remove_timer(id));
+  add(id, logged("x").with_delay(10ms).with_owner(WidgetId{2}));
+  EXPECT_EQ(runtime.remove_timers_of(WidgetId{1}).value(), 0u);
+  EXPECT_TRUE(runtime.has_timer(id));
+  EXPECT_EQ(runtime.remove_timers_of(WidgetId{2}).value(), 1u);
+}
+
+TEST_P(TimerStatusTest, ACaptureThatRemovesItsSiblingWhenDestroyedIsCountedOnce) {
+  const WidgetId panel{9};
+  const TimerId a = TimerId::unique(), b = TimerId::unique();
+  struct RemovesOnDestroy {
+    WindowRuntime* runtime;
+    TimerId sibling;
+    ~RemovesOnDestroy() {
+      if (runtime != nullptr) (void)runtime->remove_timer(sibling);
+    }
+  };
+  auto guard = std::make_shared<RemovesOnDestroy>(RemovesOnDestroy{&runtime, b});
+  add(a, Timer::once(100ms, [guard](TimerCallbackInfo&) {}).with_owner(panel));
+  guard.reset();
+  add(b, logged("b").with_delay(100ms).with_owner(panel));
+  const Result<std::size_t> removed = runtime.remove_timers_of(panel);
+  ASSERT_TRUE(removed.ok());
+  EXPECT_FALSE(runtime.has_timer(a));
+  EXPECT_FALSE(runtime.has_timer(b));
+  EXPECT_GE(removed.value(), 1u);
+  EXPECT_LE(removed.value(), 2u);
+}
+
+TEST(TimerOwnerTest, FromAnotherThreadTheOwnerCallsAreRefused) {
+  ManualClock clock;
+  WindowRuntime runtime(clock.source());
+  const TimerId id = TimerId::unique();
+  ASSERT_TRUE(runtime.add_timer(id, Timer::once(10ms, [](TimerCallbackInfo&) {}).with_owner(WidgetId{4})));
+  Result<std::size_t> r = std::size_t{0};
+  std::thread([&] { r = runtime.remove_timers_of(WidgetId{4}); }).join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::wrong_thread);
+  EXPECT_TRUE(runtime.has_timer(id));
+}
+
+}  // namespace
+}  // namespace cadence::testing
