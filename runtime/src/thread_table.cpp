@@ -190,7 +190,10 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
     Entry& e = *entries_[i];
     ThreadCore& core = *e.core;
     // The progress lane: the newest value, once per frame, outside the message budget.
-    if (core.take_progress(e.progress)) changes.request(Update::redraw_window);
+    if (core.take_progress(e.progress)) {
+      changes.request(Update::redraw_window);
+      changes.count_ran(0, 1);
+    }
     if (core.drained.load(std::memory_order_relaxed)) continue;  // nothing new since it was emptied
     if (budget == 0) {
       carry_over_ = true;
@@ -217,7 +220,10 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
   // data's destructors are app code and may call the runtime.
   for (std::size_t i : done) {
     Entry& e = *entries_[i];
-    if (e.core->take_progress(e.progress)) changes.request(Update::redraw_window);
+    if (e.core->take_progress(e.progress)) {
+      changes.request(Update::redraw_window);
+      changes.count_ran(0, 1);
+    }
     e.finishing = true;
     finish(e, e.core->stopped_at_return ? ThreadOutcome::Kind::stopped : ThreadOutcome::Kind::finished, context,
            changes);
@@ -233,6 +239,7 @@ void ThreadTable::finish(Entry& e, ThreadOutcome::Kind kind, CallbackContext& co
   outcome.kind = e.failure ? ThreadOutcome::Kind::failed : kind;
   if (e.failure) outcome.message = *e.failure;
   if (!e.on_finish) return;
+  changes.count_ran(0, 1);
   try {
     changes.request(e.on_finish(e.writeback.get(), outcome, context));
   } catch (const std::exception& ex) {
@@ -259,6 +266,7 @@ std::uint32_t ThreadTable::drain(Entry& e, std::uint32_t budget, CallbackContext
     std::optional<WorkerMessage> m = e.core->to_ui.pop();
     if (!m) break;
     ++delivered;
+    changes.count_ran(0, 1);
     switch (m->kind) {
       case WorkerMessage::Kind::update:
         changes.request(m->update);

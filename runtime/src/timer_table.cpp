@@ -377,7 +377,7 @@ bool TimerTable::invoke(Slot& s, Instant frame_start, Instant due, bool last, st
                         CallbackContext& context, ChangeSet& changes) {
   TimerCallbackInfo info{s.id, s.timer->owner(), frame_start, due, s.run_count, missed, last, context};
   TimerCallbackReturn result;
-  s.lateness.record(frame_start - due);  // a run that throws was late all the same
+  changes.count_ran(1, 0);
   try {
     result = s.timer->callback()(info);
   } catch (const std::exception& e) {
@@ -387,7 +387,8 @@ bool TimerTable::invoke(Slot& s, Instant frame_start, Instant due, bool last, st
     fail(s, "timer callback threw something that is not a std::exception", changes);
     return false;
   }
-  ++s.run_count;
+  ++s.run_count;  // a run that threw is not counted: the timer is gone
+  s.lateness.record(frame_start - due);
   s.last_run = frame_start;
   s.last_frame = frame_;
   changes.request(result.update);

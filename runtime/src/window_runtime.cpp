@@ -444,6 +444,8 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
     return report;
   }
   report.update = changes.update();
+  report.timers_run = changes.timers_run_;
+  report.thread_messages = changes.thread_messages_;
   const Impl::Count applied(impl_->applying);
   (void)impl_->current();  // brings `latest` up to now
   detail::TimerTable& timers = impl_->timers;

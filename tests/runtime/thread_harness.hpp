@@ -41,6 +41,7 @@ class ThreadLoop {
     ApplyReport r = runtime_.poll(clock_.now());
     failures_.insert(failures_.end(), r.failures.begin(), r.failures.end());
     if (r.update != Update::nothing) ++redraws_;
+    thread_messages_ += r.thread_messages;
     ++frames_;
     return r;
   }
@@ -62,6 +63,8 @@ class ThreadLoop {
   const std::vector<Failure>& failures() const { return failures_; }
   int frames() const { return frames_; }
   int redraws() const { return redraws_; }
+  /// Worker messages the frames delivered, as their reports counted them.
+  std::size_t thread_messages() const { return thread_messages_; }
 
  private:
   ManualClock clock_;
@@ -72,6 +75,7 @@ class ThreadLoop {
   std::vector<Failure> failures_;
   int frames_ = 0;
   int redraws_ = 0;
+  std::size_t thread_messages_ = 0;
   // Declared last, destroyed first: once it is gone no worker can call the waker above.
   WindowRuntime runtime_;
 };

@@ -59,6 +59,7 @@ TEST(ThreadOutcomeTest, AFinishedWorkerGetsOneOutcomeAfterEverythingItSent) {
   for (int i = 0; i < 5; ++i) loop.frame();
   EXPECT_EQ(seen.outcomes.size(), 1u);  // once, never again
   EXPECT_TRUE(loop.failures().empty());
+  EXPECT_EQ(loop.thread_messages(), 301u);  // 300 write-backs and the outcome
 }
 
 TEST(ThreadOutcomeTest, AWorkerAskedToStopIsStopped) {

@@ -217,3 +217,17 @@ TEST(TimerOwnerTest, FromAnotherThreadTheOwnerCallsAreRefused) {
 
 }  // namespace
 }  // namespace cadence::testing
+
+namespace cadence::testing {
+namespace {
+
+TEST_P(TimerStatusTest, TheReportCountsEveryTimerRunOfTheFrame) {
+  add(TimerId::unique(), logged("b").with_delay(10ms).with_interval(10ms).with_missed_ticks(MissedTicks::burst));
+  add(TimerId::unique(), logged("once").with_delay(40ms).with_timeout(40ms));
+  EXPECT_EQ(frame(5).timers_run, 0u);
+  EXPECT_EQ(frame(45).timers_run, 5u);  // four catch-up runs and the one-shot
+  EXPECT_EQ(frame(45).thread_messages, 0u);
+}
+
+}  // namespace
+}  // namespace cadence::testing

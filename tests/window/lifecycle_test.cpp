@@ -199,5 +199,48 @@ TEST(WindowCloseTest, HandlesSeeTheirWindowGoWhenTheLoopIsDestroyed) {
   EXPECT_FALSE(h.is_open());
 }
 
+// ---- why frames ran ------------------------------------------------------------------------------
+
+TEST(WakeReasonsTest, EachFrameCountsUnderWhatMadeItRun) {
+  ManualClock clock;
+  char text[32] = "";
+  bool focus = true;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) {
+    begin_full("reasons");
+    if (focus) ImGui::SetKeyboardFocusHere();
+    focus = false;
+    ImGui::InputText("##t", text, sizeof text);
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  const WakeReasons start = w->stats().wakes;
+  EXPECT_GE(start.redraw, 1u);  // start-up
+  EXPECT_GE(start.settle, 1u);
+
+  // The caret's blink: a timer.
+  const auto blink = w->next_wake();
+  ASSERT_TRUE(blink && *blink > 400ms && *blink <= 530ms);
+  ASSERT_TRUE(clock.advance(*blink).ok());
+  w->frame();
+  EXPECT_EQ(w->stats().wakes.timer, start.timer + 1);
+
+  // A redraw request, then input.
+  w->request_redraw();
+  w->frame();
+  EXPECT_EQ(w->stats().wakes.redraw, start.redraw + 1);
+  w->inject_char('x');
+  w->frame();
+  EXPECT_EQ(w->stats().wakes.input, start.input + 1);
+
+  // A frame for nothing.
+  const auto none = w->stats().wakes.none;
+  settle(*w, clock);
+  w->frame();
+  EXPECT_EQ(w->stats().wakes.none, none + 1);
+  const WakeReasons& r = w->stats().wakes;
+  EXPECT_LE(r.none, w->stats().frames_run);
+}
+
 }  // namespace
 }  // namespace cadence::testing

@@ -128,6 +128,13 @@ class ChangeSet {
   bool removes_timer(TimerId id) const { return has(id, kRemoves); }
   /// Asks for a redraw (the largest request of the frame wins).
   void request(Update update) noexcept { update_ = merge(update_, update); }
+  /// Counts what the frame ran into this set (the runtime's tables do; apply() reports it):
+  /// timer callbacks, and worker messages delivered (write-backs, updates, progress values,
+  /// finish callbacks). O(1).
+  void count_ran(std::size_t timers, std::size_t thread_messages) noexcept {
+    timers_run_ += timers;
+    thread_messages_ += thread_messages;
+  }
   /// Moves every change of `later` to the end of this set, in order, and merges its redraw
   /// request. `later` is left empty. Cost: O(changes moved).
   void append(ChangeSet&& later) {
@@ -138,6 +145,7 @@ class ChangeSet {
       changes_.push_back(std::move(c));
     }
     request(later.update_);
+    count_ran(later.timers_run_, later.thread_messages_);
     later = ChangeSet{};
   }
 
@@ -169,6 +177,8 @@ class ChangeSet {
   std::unordered_map<TimerId, std::uint8_t> pending_;
   std::unordered_set<ThreadId> pending_threads_;
   Update update_ = Update::nothing;
+  std::size_t timers_run_ = 0;
+  std::size_t thread_messages_ = 0;
 };
 
 /// Something that went wrong in a frame: a callback or worker that threw, a change that was
@@ -187,6 +197,10 @@ struct ApplyReport {
   /// callback or a write-back): the frame's own apply() carries them out and reports them.
   std::size_t deferred = 0;
   std::vector<Failure> failures;    ///< in the order they happened
+  /// What the frame ran (run_timers() and run_threads() into this set): timer callbacks, and
+  /// worker messages delivered (write-backs, updates, progress values, finish callbacks).
+  std::size_t timers_run = 0;
+  std::size_t thread_messages = 0;
 };
 
 }  // namespace cadence

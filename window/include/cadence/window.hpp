@@ -155,11 +155,22 @@ class WindowHandle {
   std::string title_;
 };
 
+/// Why a window's frames ran. A frame counts once under every reason that applies to it.
+struct WakeReasons {
+  std::uint64_t timer = 0;   ///< a timer ran (app or system: the caret's blink, ImGui's instants)
+  std::uint64_t worker = 0;  ///< worker messages were delivered (write-backs, progress, outcomes)
+  std::uint64_t input = 0;   ///< input arrived (or waited in ImGui's queue)
+  std::uint64_t redraw = 0;  ///< a redraw was owed: request_redraw(), a redraw request, a failure, start-up
+  std::uint64_t settle = 0;  ///< the settle check's frame (window.hpp, "When a window draws")
+  std::uint64_t none = 0;    ///< none of these: a wake-up for another window, or one that found nothing
+};
+
 /// What a window has done so far; the demo's stats panel shows these.
 struct WindowStats {
   std::uint64_t frames_run = 0;     ///< frame() calls (wake-ups that reached this window)
   std::uint64_t frames_drawn = 0;   ///< ImGui frames built and rendered
   std::uint64_t failures = 0;       ///< failures passed to on_failure
+  WakeReasons wakes;                ///< why the frames ran
   /// How late the caret's blink timer ran, in milliseconds (time source at the run minus the
   /// due time), for its last runs; at most kLatenessSamples, oldest first.
   static constexpr std::size_t kLatenessSamples = 240;
