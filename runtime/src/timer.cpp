@@ -32,6 +32,17 @@ Status Timer::validate() const {
     return Error{Errc::invalid_argument, "slack " + describe(slack_) + " is negative; slack is how late a timer may "
                                                                        "run to share a wake-up (>= 0)"};
   }
+  if (when_hidden_.kind == WhenHidden::Kind::throttle) {
+    if (when_hidden_.period <= Duration::zero()) {
+      return Error{Errc::invalid_argument, "throttle period " + describe(when_hidden_.period) +
+                                               " is not positive; it is the least time between two runs while the "
+                                               "window is hidden (> 0)"};
+    }
+    if (!interval_) {
+      return Error{Errc::invalid_argument, "an animation timer (no interval) cannot be throttled while hidden: it "
+                                           "runs on every frame; use WhenHidden::pause() or give it an interval"};
+    }
+  }
   return {};
 }
 

@@ -88,6 +88,10 @@ Status TimerTable::add(TimerId id, Timer timer, Instant created) {
   s.timer.emplace(std::move(timer));
   index_.emplace(id, i);
   enqueue(i, created + delay);
+  if (hidden_ && (id.is_system() || s.timer->when_hidden().kind == WhenHidden::Kind::pause)) {
+    (void)pause(id, created);  // added while hidden: paused from the start, resumed when shown
+    slots_[i].hidden_paused = true;
+  }
   return {};
 }
 
@@ -134,6 +138,7 @@ bool TimerTable::has_running(TimerId id) const {
 Status TimerTable::pause(TimerId id, Instant at) {
   Slot* s = find(id);
   if (s == nullptr) return not_found(id);
+  s->hidden_paused = false;  // the app's own pause: it stays paused when the window is shown
   if (s->state == State::paused) return {};
   dequeue(*s);
   s->paused_every_frame = s->state == State::animating;
@@ -150,6 +155,7 @@ Status TimerTable::pause(TimerId id, Instant at) {
 Status TimerTable::resume(TimerId id, Instant at) {
   Slot* s = find(id);
   if (s == nullptr) return not_found(id);
+  s->hidden_paused = false;
   if (s->state != State::paused) return {};
   const auto i = static_cast<std::uint32_t>(s - slots_.data());
   if (s->expires) s->expires = at + s->left_to_expiry;
@@ -197,11 +203,43 @@ std::vector<TimerId> TimerTable::timers_of(WidgetId owner) const {
 
 // ---- the queue -----------------------------------------------------------------------------
 
-void TimerTable::enqueue(std::uint32_t i, Instant due) {
+void TimerTable::set_hidden(bool hidden, Instant at) {
+  if (hidden == hidden_) return;
+  hidden_ = hidden;
+  for (std::uint32_t i = 0; i < slots_.size(); ++i) {
+    Slot& s = slots_[i];
+    if (s.state == State::free || s.stopped) continue;
+    const WhenHidden policy = s.timer->when_hidden();
+    if (hidden) {
+      if ((s.id.is_system() || policy.kind == WhenHidden::Kind::pause) && s.state != State::paused) {
+        (void)pause(s.id, at);
+        s.hidden_paused = true;
+      }
+    } else if (s.hidden_paused) {
+      (void)resume(s.id, at);
+    } else if (policy.kind == WhenHidden::Kind::throttle && s.state == State::scheduled) {
+      // Held back by the throttle: due again as its schedule says.
+      dequeue(s);
+      enqueue(i, s.due);
+    }
+  }
+}
+
+std::optional<Instant> TimerTable::throttled_until(const Slot& s, Instant frame_start) const {
+  const WhenHidden policy = s.timer->when_hidden();
+  if (!hidden_ || policy.kind != WhenHidden::Kind::throttle || !s.last_run) return std::nullopt;
+  if (s.expires && frame_start >= *s.expires) return std::nullopt;  // its last run is not held back
+  const Instant next = *s.last_run + policy.period;  // saturates at the end of the timeline
+  if (frame_start >= next) return std::nullopt;
+  return next;
+}
+
+void TimerTable::enqueue(std::uint32_t i, Instant due, std::optional<Instant> not_before) {
   Slot& s = slots_[i];
   s.due = due;
   // An animation timer past its delay is queued only for its expiry.
   Instant at = s.state == State::animating ? *s.expires : due;
+  if (not_before && *not_before > at) at = *not_before;
   if (s.expires && *s.expires < at) at = *s.expires;
   std::int64_t tick = 0;
   const std::int64_t slack_ms = s.timer->slack().count() / kNsPerTick;
@@ -408,6 +446,10 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
     invoke(s, frame_start, std::min(s.due, *s.expires), /*last=*/true, 0, context, changes);
     return;
   }
+  if (const std::optional<Instant> until = throttled_until(s, frame_start)) {
+    enqueue(i, s.due, until);  // hidden: its due time stays, so the run after counts what it missed
+    return;
+  }
   const std::optional<Duration> interval = s.timer->interval();
   if (!interval) {
     // Past its delay, an animation timer runs on every frame from now on.
@@ -449,7 +491,11 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
     s.exact = next;
     return;
   }
-  enqueue(i, next);
+  // Hidden and throttled: the next run waits a whole period from this one, without a wake-up
+  // at each due time in between.
+  const WhenHidden policy = s.timer->when_hidden();
+  const bool throttled = hidden_ && policy.kind == WhenHidden::Kind::throttle;
+  enqueue(i, next, throttled ? std::optional<Instant>(frame_start + policy.period) : std::nullopt);
 }
 
 void TimerTable::run_one(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes) {

@@ -37,6 +37,10 @@ class TimerTable {
   bool stop(TimerId id);
   /// True for a live timer that is not stopped.
   bool has_running(TimerId id) const;
+  /// The window was hidden (true) or shown again: timers follow their WhenHidden policy
+  /// (system timers pause). O(timers).
+  void set_hidden(bool hidden, Instant at);
+  bool hidden() const noexcept { return hidden_; }
   /// What the table knows of a timer, its time left counted from `now`.
   std::optional<TimerStatus> status(TimerId id, Instant now) const;
   /// The live timers with that owner (stopped ones included), in no particular order.
@@ -72,6 +76,7 @@ class TimerTable {
     std::uint64_t hold = 0;            // waiting in due_now_ for `exact`: its entry's serial; 0: not
     std::uint64_t order = 0;           // when it was added, among this table's adds: breaks ties
     TimerLateness lateness;
+    bool hidden_paused = false;        // paused by set_hidden(true): resumed when shown
   };
   /// An animation timer in the every-frame list, which may outlive it: valid while the
   /// generation matches. The list is sorted by `order` (the order the timers were added).
@@ -85,8 +90,12 @@ class TimerTable {
   std::int64_t tick_ceil(Instant t) const;
   Instant instant_of(std::int64_t tick) const;
 
-  /// Queues slot `i` for its due time (or its expiry, if sooner), aligned up for slack.
-  void enqueue(std::uint32_t i, Instant due);
+  /// Queues slot `i` for its due time (or its expiry, if sooner), aligned up for slack; not
+  /// before `not_before` (a throttled timer), though its expiry still comes first.
+  void enqueue(std::uint32_t i, Instant due, std::optional<Instant> not_before = std::nullopt);
+  /// Whether a hidden window's throttle holds slot `s` back at `frame_start`: the instant it may
+  /// run again, or nullopt.
+  std::optional<Instant> throttled_until(const Slot& s, Instant frame_start) const;
   /// Puts slot `i` in the short list, to run at the first frame at or after its `exact`.
   void hold(std::uint32_t i);
   void dequeue(Slot& s);
@@ -155,6 +164,7 @@ class TimerTable {
   void sort_by_exact(std::vector<HeldRef>& due) const;
   std::uint64_t frame_ = 0;
   std::uint64_t added_ = 0;          // adds so far: the next timer's `order`
+  bool hidden_ = false;              // the window is minimized or hidden
 };
 
 }  // namespace cadence::detail

@@ -115,6 +115,11 @@ Status check_new_timer(TimerId id, const Timer& timer, bool system) {
     return Error{Errc::invalid_argument, "timer id " + hex(id.value) +
                                              " is not a system timer id (0x1-0xff); use add_timer() for app timers"};
   }
+  if (system && timer.when_hidden() != WhenHidden{}) {
+    return Error{Errc::invalid_argument, "system timer " + hex(id.value) +
+                                             " has a when-hidden policy; system timers always pause while their "
+                                             "window is hidden, the policy is for app timers"};
+  }
   return timer.validate();
 }
 
@@ -295,6 +300,20 @@ Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
   if (Status s = check_new_thread(id, thread); !s) return s;
   return impl_->threads.start(id, std::move(thread));
 }
+
+Status WindowRuntime::set_hidden(bool hidden) {
+  if (!impl_->usable()) return impl_->refusal();
+  const Impl::Count busy(impl_->busy);
+  if (impl_->running) {
+    return Error{Errc::reentrant_call, std::string("set_hidden(") + (hidden ? "true" : "false") +
+                                           ") was called from inside a timer callback or write-back; call it from "
+                                           "an event handler. Nothing changed"};
+  }
+  impl_->timers.set_hidden(hidden, impl_->current());
+  return {};
+}
+
+bool WindowRuntime::hidden() const noexcept { return impl_->usable() && impl_->timers.hidden(); }
 
 template <class Op>
 Result<std::size_t> WindowRuntime::each_timer_of(WidgetId owner, ChangeSet* pending, Op op) {

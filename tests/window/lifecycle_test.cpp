@@ -199,6 +199,114 @@ TEST(WindowCloseTest, HandlesSeeTheirWindowGoWhenTheLoopIsDestroyed) {
   EXPECT_FALSE(h.is_open());
 }
 
+// ---- minimized and hidden windows ------------------------------------------------------------
+
+/// A window with a focused text field: its caret blinks, nothing else moves.
+std::unique_ptr<Window> caret_window(ManualClock* clock, char (&text)[32], bool& focus) {
+  return open_window(test_options(clock), [&text, &focus](Window&, CallbackContext&) {
+    begin_full("caret");
+    if (focus) ImGui::SetKeyboardFocusHere();
+    focus = false;
+    ImGui::InputText("##t", text, sizeof text);
+    ImGui::End();
+  });
+}
+
+TEST(WindowHiddenTest, AMinimizedIdleWindowWithAFocusedTextFieldHasNothingToWakeFor) {
+  ManualClock clock;
+  char text[32] = "";
+  bool focus = true;
+  auto w = caret_window(&clock, text, focus);
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  ASSERT_TRUE(w->next_wake().has_value());  // the caret blinks
+  w->inject_minimized(true);
+  EXPECT_TRUE(w->is_hidden());
+  EXPECT_FALSE(w->next_wake().has_value());  // nothing scheduled: the loop sleeps until an event
+  const auto drawn = w->stats().frames_drawn;
+  w->request_redraw();
+  EXPECT_FALSE(w->next_wake().has_value());  // owed, drawn when shown
+  ASSERT_TRUE(clock.advance(10s).ok());
+  w->frame();  // a wake-up for another window, say
+  EXPECT_EQ(w->stats().frames_drawn, drawn);
+  w->inject_minimized(false);
+  EXPECT_FALSE(w->is_hidden());
+  EXPECT_EQ(w->next_wake(), Duration::zero());
+  w->frame();
+  EXPECT_EQ(w->stats().frames_drawn, drawn + 1);
+  settle(*w, clock);
+  const auto blink = w->next_wake();
+  EXPECT_TRUE(blink && *blink > 0ms && *blink <= 530ms);  // the caret blinks again
+}
+
+TEST(WindowHiddenTest, AMinimizedIdleWindowMakesNoWakeUpsInARealLoop) {
+  EventLoop loop;
+  char text[32] = "";
+  bool focus = true;
+  Window* w = loop.add(caret_window(nullptr, text, focus)).get();
+  ASSERT_TRUE(w);
+  loop.run_for(300ms);
+  const auto blinks_before = w->stats().caret_lateness_ms.size();
+  EXPECT_GE(loop.stats().wakeups, 1u);
+  w->inject_minimized(true);
+  const auto wakeups = loop.stats().wakeups;
+  const auto frames = w->stats().frames_run;
+  loop.run_for(2s);
+  // The one wake-up is run_for's own end of the wait; no frame had anything to do.
+  EXPECT_LE(loop.stats().wakeups - wakeups, 1u);
+  EXPECT_LE(w->stats().frames_run - frames, 1u);
+  EXPECT_EQ(w->stats().caret_lateness_ms.size(), blinks_before);  // the caret did not blink
+}
+
+TEST(WindowHiddenTest, AppTimersFollowTheirPolicyWhileTheWindowIsHidden) {
+  ManualClock clock;
+  auto w = open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("timers"); });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  int kept = 0, paused = 0;
+  ASSERT_TRUE(w->runtime().add_timer(TimerId::unique(), Timer::every(100ms, [&](TimerCallbackInfo&) {
+    ++kept;
+    return TimerCallbackReturn::redraw();
+  })));
+  const TimerId p = TimerId::unique();
+  ASSERT_TRUE(w->runtime().add_timer(p, Timer::every(100ms, [&](TimerCallbackInfo&) { ++paused; })
+                                            .with_when_hidden(WhenHidden::pause())));
+  w->set_visible(false);
+  EXPECT_TRUE(w->is_hidden());
+  EXPECT_TRUE(w->runtime().hidden());
+  const auto drawn = w->stats().frames_drawn;
+  run_for(*w, clock, 1s);
+  EXPECT_EQ(kept, 10);
+  EXPECT_EQ(paused, 0);
+  EXPECT_EQ(w->stats().frames_drawn, drawn);  // its redraw requests wait for the window to show
+  w->set_visible(true);
+  EXPECT_FALSE(w->runtime().hidden());
+  EXPECT_EQ(w->next_wake(), Duration::zero());
+  run_for(*w, clock, 100ms);
+  EXPECT_EQ(paused, 1);
+  EXPECT_GT(w->stats().frames_drawn, drawn);
+}
+
+TEST(WindowHiddenTest, HidingFromATimerCallbackTakesEffectRightAfterTheTimers) {
+  ManualClock clock;
+  auto w = open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("hide"); });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  Window* self = w.get();
+  int failures_before = static_cast<int>(w->stats().failures);
+  ASSERT_TRUE(w->runtime().add_timer(TimerId::unique(), Timer::once(50ms, [self](TimerCallbackInfo&) {
+    self->set_visible(false);
+    return TimerCallbackReturn::redraw();
+  })));
+  const auto drawn = w->stats().frames_drawn;
+  ASSERT_TRUE(clock.advance(50ms).ok());
+  w->frame();
+  EXPECT_TRUE(w->is_hidden());
+  EXPECT_TRUE(w->runtime().hidden());
+  EXPECT_EQ(w->stats().frames_drawn, drawn);  // not drawn: hidden before the draw
+  EXPECT_EQ(static_cast<int>(w->stats().failures), failures_before);
+}
+
 // ---- why frames ran ------------------------------------------------------------------------------
 
 TEST(WakeReasonsTest, EachFrameCountsUnderWhatMadeItRun) {

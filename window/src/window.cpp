@@ -168,6 +168,34 @@ void Window::Impl::ask_close() {
   closing = agreed;
 }
 void Window::request_redraw() noexcept { impl_->frames_owed = std::max(impl_->frames_owed, 1); }
+bool Window::is_hidden() const noexcept { return impl_->hidden; }
+
+void Window::set_visible(bool visible) {
+  if (visible == impl_->shown) return;
+  impl_->shown = visible;
+  if (visible) {
+    glfwShowWindow(impl_->glfw);
+  } else {
+    glfwHideWindow(impl_->glfw);
+  }
+  impl_->update_hidden();
+}
+
+void Window::Impl::update_hidden() {
+  const bool now_hidden = minimized || !shown;
+  if (now_hidden == hidden) return;
+  if (Status s = runtime->set_hidden(now_hidden); !s) {
+    // From a timer callback or a write-back: the runtime runs its frame; done right after it.
+    if (s.error().code == Errc::reentrant_call) hidden_pending = true;
+    return;
+  }
+  hidden = now_hidden;
+  if (hidden) {
+    settle_at.reset();  // nothing is drawn, so nothing settles
+  } else {
+    frames_owed = std::max(frames_owed, 1);  // what changed meanwhile, at once
+  }
+}
 
 void Window::Impl::make_current() const {
   ImGui::SetCurrentContext(imgui);
@@ -198,6 +226,7 @@ void Window::Impl::report(const ApplyReport& r, bool from_draw) {
 
 std::optional<Duration> Window::next_wake() {
   Impl& w = *impl_;
+  if (w.hidden) return w.runtime->next_wake();  // only the timers that go on while hidden
   if (w.frames_owed > 0 || w.input || w.caret.toggled()) return Duration::zero();
   std::optional<Duration> wake = w.runtime->next_wake();
   if (w.settle_at) {
@@ -219,6 +248,7 @@ void Window::frame() {
   const bool owed = w.frames_owed > 0;
   const ApplyReport polled = w.runtime->poll(w.frame_start);
   w.report(polled, /*from_draw=*/false);
+  if (std::exchange(w.hidden_pending, false)) w.update_hidden();  // asked for by a callback of the frame
   const bool for_input = w.input;
   const bool settling = w.settle_at && w.frame_start >= *w.settle_at;
   WakeReasons& why = w.stats.wakes;
@@ -228,6 +258,7 @@ void Window::frame() {
   why.redraw += owed ? 1 : 0;
   why.settle += settling ? 1 : 0;
   why.none += polled.timers_run == 0 && polled.thread_messages == 0 && !for_input && !owed && !settling ? 1 : 0;
+  if (w.hidden) return;  // runs the timers that go on while hidden; draws nothing, owes what it owed
   const bool toggled = w.caret.take_toggle();
   w.input = false;
   if (for_input && !w.options.settle_frames) w.frames_owed = std::max(w.frames_owed, 2);

@@ -61,6 +61,10 @@ struct Window::Impl {
   Instant frame_start;  // of the frame being drawn
   std::shared_ptr<Window*> life = std::make_shared<Window*>(nullptr);  // what handles see
   bool closing = false;       // the window agreed to close
+  bool minimized = false;     // iconified, as GLFW reports it
+  bool shown = true;          // not hidden with set_visible(false)
+  bool hidden = false;        // minimized or not shown: draws nothing (the runtime knows)
+  bool hidden_pending = false;  // changed from inside the runtime's frame: applied right after it
   bool asking_close = false;  // on_close runs
   bool redraw_all_asked = false;   // Update::redraw_all came: the EventLoop redraws every window
   bool failure_owed = false;       // a failure owes the next frame
@@ -94,6 +98,8 @@ struct Window::Impl {
   void report_failure(const Failure& f);
   /// Asks on_close (if any) and closes unless it says no; a failure if it throws.
   void ask_close();
+  /// After `minimized` or `shown` changed: tells the runtime, and owes a frame when shown again.
+  void update_hidden();
   /// Builds, renders and presents one ImGui frame. `settle`: follow it with the settle check
   /// (false for a frame drawn only for the caret's toggle, which changes nothing else).
   void draw_frame(bool settle, bool for_input);

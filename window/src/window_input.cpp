@@ -56,6 +56,11 @@ void Window::Impl::install_callbacks() {
   });
   glfwSetFramebufferSizeCallback(glfw, [](GLFWwindow* gw, int, int) { impl_of(gw).on_input(); });
   glfwSetWindowRefreshCallback(glfw, [](GLFWwindow* gw) { impl_of(gw).on_input(); });
+  glfwSetWindowIconifyCallback(glfw, [](GLFWwindow* gw, int iconified) {
+    Impl& w = impl_of(gw);
+    w.minimized = iconified == GLFW_TRUE;
+    w.update_hidden();
+  });
   // GLFW has set its close flag already: the window closes only if on_close agrees.
   glfwSetWindowCloseCallback(glfw, [](GLFWwindow* gw) {
     glfwSetWindowShouldClose(gw, GLFW_FALSE);
@@ -103,6 +108,11 @@ void Window::inject_focus(bool focused) {
   Impl& w = *impl_;
   in_context(w, [&] { ImGui_ImplGlfw_WindowFocusCallback(w.glfw, focused ? GLFW_TRUE : GLFW_FALSE); });
   w.on_input();
+}
+
+void Window::inject_minimized(bool minimized) {
+  impl_->minimized = minimized;
+  impl_->update_hidden();
 }
 
 }  // namespace cadence

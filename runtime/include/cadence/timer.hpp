@@ -74,6 +74,24 @@ constexpr Update merge(Update a, Update b) noexcept { return a > b ? a : b; }
 /// What to do with ticks missed while the app was stalled. See the header comment for numbers.
 enum class MissedTicks : std::uint8_t { skip, burst, delay };
 
+/// What an app timer does while its window is minimized or hidden (WindowRuntime::set_hidden).
+/// System timers pause, whatever this says: the window's caret and ImGui's timers stop.
+struct WhenHidden {
+  enum class Kind : std::uint8_t {
+    keep,      ///< runs as if shown (the default: a download's timeout, an autosave)
+    pause,     ///< paused, keeping the time it had left; resumed when shown (a clock display)
+    throttle,  ///< runs at most once per `period` while hidden (a poll that may slow down)
+  };
+  Kind kind = Kind::keep;
+  Duration period{0};  ///< throttle only: > 0
+
+  static constexpr WhenHidden keep_running() noexcept { return {}; }
+  static constexpr WhenHidden pause() noexcept { return {Kind::pause, Duration{0}}; }
+  /// At most one run per `at_most_every` while hidden; its last run, at its timeout, is not held back.
+  static constexpr WhenHidden throttle(Duration at_most_every) noexcept { return {Kind::throttle, at_most_every}; }
+  friend constexpr bool operator==(WhenHidden, WhenHidden) = default;
+};
+
 /// Identifies the widget a timer belongs to, for the app's own bookkeeping (optional).
 struct WidgetId {
   std::uint64_t value = 0;
@@ -144,12 +162,14 @@ class Timer {
   Timer& with_missed_ticks(MissedTicks policy) & { missed_ticks_ = policy; return *this; }
   Timer& with_slack(Duration d) & { slack_ = d; return *this; }
   Timer& with_owner(WidgetId owner) & { owner_ = owner; return *this; }
+  Timer& with_when_hidden(WhenHidden policy) & { when_hidden_ = policy; return *this; }
   Timer&& with_delay(Duration d) && { return std::move(with_delay(d)); }
   Timer&& with_interval(Duration d) && { return std::move(with_interval(d)); }
   Timer&& with_timeout(Duration d) && { return std::move(with_timeout(d)); }
   Timer&& with_missed_ticks(MissedTicks policy) && { return std::move(with_missed_ticks(policy)); }
   Timer&& with_slack(Duration d) && { return std::move(with_slack(d)); }
   Timer&& with_owner(WidgetId owner) && { return std::move(with_owner(owner)); }
+  Timer&& with_when_hidden(WhenHidden policy) && { return std::move(with_when_hidden(policy)); }
 
   Duration delay() const noexcept { return delay_; }
   std::optional<Duration> interval() const noexcept { return interval_; }
@@ -157,11 +177,14 @@ class Timer {
   MissedTicks missed_ticks() const noexcept { return missed_ticks_; }
   Duration slack() const noexcept { return slack_; }
   std::optional<WidgetId> owner() const noexcept { return owner_; }
+  WhenHidden when_hidden() const noexcept { return when_hidden_; }
   const TimerCallback& callback() const noexcept { return callback_; }
 
   /// Checks the knobs. Errors (invalid_argument, the message names the value and the rule): a
   /// negative delay, timeout or slack; an interval <= 0 (no interval means every frame); a
-  /// timeout shorter than the delay (the timer would end before its first run); no callback.
+  /// timeout shorter than the delay (the timer would end before its first run); no callback; a
+  /// throttle period <= 0, or a throttle on an animation timer (which runs on every frame: pause
+  /// it instead).
   Status validate() const;
 
  private:
@@ -184,6 +207,7 @@ class Timer {
   Duration slack_{0};
   MissedTicks missed_ticks_ = MissedTicks::skip;
   std::optional<WidgetId> owner_;
+  WhenHidden when_hidden_;
 };
 
 }  // namespace cadence

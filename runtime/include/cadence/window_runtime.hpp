@@ -146,6 +146,17 @@ class WindowRuntime {
   Result<std::size_t> remove_timers_of(WidgetId owner);
   Result<std::size_t> pause_timers_of(WidgetId owner);
   Result<std::size_t> resume_timers_of(WidgetId owner);
+  /// Tells the runtime its window was minimized or hidden (true) or shown again (false); the
+  /// window calls it. While hidden, system timers pause, and each app timer follows its
+  /// Timer::with_when_hidden policy: keep running (the default), pause (keeping the time left;
+  /// resumed when shown, unless the app paused or resumed it itself meanwhile), or throttle (at
+  /// most one run per period; shown again, it is due as its schedule says). Setting the state
+  /// it has changes nothing. Cost: O(timers).
+  /// Errors: reentrant_call inside a frame (nothing changes: call it from an event handler);
+  /// wrong_thread, closed. Re-entry: not inside a frame.
+  Status set_hidden(bool hidden);
+  /// Re-entry: anywhere.
+  bool hidden() const noexcept;
   /// True for a live timer that has not been stopped. O(1). Re-entry: anywhere.
   bool has_timer(TimerId id) const;
   /// What the runtime knows of a timer, or nullopt. O(1). Re-entry: anywhere.

@@ -111,7 +111,8 @@ struct WindowOptions {
   Duration momentum_decay = std::chrono::milliseconds(250);
   /// Wait for the monitor's vertical blank when presenting a frame.
   bool vsync = true;
-  /// False creates the window hidden (tests, screenshots); it still renders.
+  /// False creates the window unshown (tests, screenshots); unlike a window hidden with
+  /// set_visible(false) or minimized, it still draws.
   bool visible = true;
   /// The settle check ("When a window draws" above): after a frame that showed something new,
   /// draw another at the frame interval, until two in a row are the same. False for an app that
@@ -240,6 +241,17 @@ class Window {
   /// Makes the next frame() build and render an ImGui frame. O(1).
   void request_redraw() noexcept;
 
+  /// Shows or hides the window (glfwShowWindow / glfwHideWindow). While it is hidden or
+  /// minimized (the window manager tells GLFW, which tells the window) it draws nothing and
+  /// wakes only for what must go on: its system timers (the caret's blink, ImGui's instants)
+  /// pause, and each app timer follows its Timer::with_when_hidden policy (keep running by
+  /// default, pause, or throttle); a redraw asked for meanwhile is drawn when it is shown. So a
+  /// minimized idle window makes no wake-ups at all. Shown again, it draws at once.
+  /// Cost: O(timers) when the state changes (WindowRuntime::set_hidden), else O(1).
+  void set_visible(bool visible);
+  /// True while the window is hidden (set_visible(false)) or minimized. O(1).
+  bool is_hidden() const noexcept;
+
   /// Shows `text` as a tooltip for the last ImGui item once it has been hovered for
   /// tooltip_delay; until then arms the tooltip timer (no frames are drawn meanwhile). Call it
   /// right after the item, from the draw function. Returns true while the tooltip shows. O(1).
@@ -277,6 +289,9 @@ class Window {
   Status inject_key(int key, int action, int mods = 0);
   /// The window gaining (true) or losing keyboard focus, as the window system would report it.
   void inject_focus(bool focused);
+  /// The window being minimized (true) or restored, as the window manager would report it
+  /// (under Xvfb there is no window manager to do it).
+  void inject_minimized(bool minimized);
 
   struct Impl;
 

@@ -1,0 +1,152 @@
+// Timers while their window is hidden (WindowRuntime::set_hidden): keep, pause, throttle, and
+// system timers pause; the bad policies are refused with a message, on both queues.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "runtime_fixture.hpp"
+
+namespace cadence::testing {
+namespace {
+
+class WhenHiddenTest : public RuntimeFixture {};
+INSTANTIATE_TEST_SUITE_P(Queues, WhenHiddenTest, ::testing::Values(QueueKind::wheel, QueueKind::heap), queue_name);
+
+TEST_P(WhenHiddenTest, KeepRunsAsIfShownPauseKeepsItsTimeLeft) {
+  add(TimerId::unique(), logged("keep").with_delay(100ms).with_interval(100ms));
+  const TimerId paused = TimerId::unique();
+  add(paused, logged("pause").with_delay(100ms).with_interval(100ms).with_when_hidden(WhenHidden::pause()));
+  frame(30);
+  ASSERT_TRUE(runtime.set_hidden(true));
+  EXPECT_TRUE(runtime.hidden());
+  EXPECT_TRUE(runtime.timer_status(paused)->paused);
+  EXPECT_EQ(runtime.timer_status(paused)->remaining, 70ms);
+  run_until(1000);
+  EXPECT_EQ(times("keep").size(), 10u);
+  EXPECT_TRUE(times("pause").empty());
+  ASSERT_TRUE(runtime.set_hidden(false));
+  EXPECT_FALSE(runtime.timer_status(paused)->paused);
+  run_until(1200);
+  EXPECT_EQ(times("pause"), (std::vector<std::int64_t>{1070, 1170}));
+}
+
+TEST_P(WhenHiddenTest, ThrottleRunsAtMostOncePerPeriodAndCatchesUpWhenShown) {
+  add(TimerId::unique(), logged("poll").with_delay(100ms).with_interval(100ms).with_when_hidden(WhenHidden::throttle(1s)));
+  run_until(250);  // 100, 200
+  ASSERT_TRUE(runtime.set_hidden(true));
+  int wakes = 0;
+  clock.run_until(at_ms(3500), [&] { return runtime.next_due(); }, [&](Instant now) {
+    ++wakes;
+    (void)runtime.poll(now);
+  });
+  // Hidden from 250: at most one run per second after the last (200): 1200, 2200, 3200.
+  EXPECT_EQ(times("poll"), (std::vector<std::int64_t>{100, 200, 1200, 2200, 3200}));
+  // One wake-up per run, plus one at 300 (queued before the hide, then held back): none for
+  // the due times skipped in between.
+  EXPECT_EQ(wakes, 4);
+  EXPECT_EQ(runs.back().missed, 9u);  // the run at 3200 stands for 2300..3200 (skip)
+  // Shown again at 3500: due as its schedule says (3300, overdue), so it runs at once, for
+  // 3300..3500, and then every 100 ms.
+  ASSERT_TRUE(runtime.set_hidden(false));
+  frame(3500);
+  EXPECT_EQ(runs.back().at_ms, 3500);
+  EXPECT_EQ(runs.back().missed, 2u);
+  run_until(3700);
+  EXPECT_EQ(times("poll"), (std::vector<std::int64_t>{100, 200, 1200, 2200, 3200, 3500, 3600, 3700}));
+}
+
+TEST_P(WhenHiddenTest, SystemTimersPauseWhileHiddenAndResumeWhenShown) {
+  const TimerId caret{0x01};
+  ASSERT_TRUE(runtime.add_system_timer(caret, logged("caret").with_delay(530ms).with_interval(530ms)));
+  frame(100);
+  ASSERT_TRUE(runtime.set_hidden(true));
+  EXPECT_FALSE(runtime.next_due().has_value());  // nothing to wake for: 0 wake-ups
+  run_until(10'000);
+  EXPECT_TRUE(times("caret").empty());
+  ASSERT_TRUE(runtime.set_hidden(false));
+  run_until(10'430);
+  EXPECT_EQ(times("caret"), (std::vector<std::int64_t>{10'430}));
+}
+
+TEST_P(WhenHiddenTest, ATimerAddedWhileHiddenFollowsItsPolicyFromTheStart) {
+  ASSERT_TRUE(runtime.set_hidden(true));
+  const TimerId p = TimerId::unique();
+  add(p, logged("p").with_delay(50ms).with_when_hidden(WhenHidden::pause()).with_timeout(50ms));
+  ASSERT_TRUE(runtime.add_system_timer(TimerId{0x02}, logged("sys").with_delay(50ms).with_timeout(50ms)));
+  run_until(500);
+  EXPECT_TRUE(runs.empty());
+  EXPECT_EQ(runtime.timer_status(p)->remaining, 50ms);
+  ASSERT_TRUE(runtime.set_hidden(false));
+  run_until(550);
+  EXPECT_EQ(times("p"), (std::vector<std::int64_t>{550}));
+  EXPECT_EQ(times("sys"), (std::vector<std::int64_t>{550}));
+}
+
+TEST_P(WhenHiddenTest, WhatTheAppPausedOrResumedItselfWhileHiddenStaysSo) {
+  const TimerId a = TimerId::unique(), b = TimerId::unique(), c = TimerId::unique();
+  add(a, logged("a").with_delay(100ms).with_interval(100ms).with_when_hidden(WhenHidden::pause()));
+  add(b, logged("b").with_delay(100ms).with_interval(100ms).with_when_hidden(WhenHidden::pause()));
+  add(c, logged("c").with_delay(100ms).with_interval(100ms));
+  ASSERT_TRUE(runtime.pause_timer(c));  // paused by the app before hiding
+  ASSERT_TRUE(runtime.set_hidden(true));
+  ASSERT_TRUE(runtime.pause_timer(a));   // the app's own pause, while hidden
+  ASSERT_TRUE(runtime.resume_timer(b));  // the app's own resume, while hidden: runs
+  run_until(250);
+  EXPECT_EQ(times("b"), (std::vector<std::int64_t>{100, 200}));
+  ASSERT_TRUE(runtime.set_hidden(false));
+  EXPECT_TRUE(runtime.timer_status(a)->paused);
+  EXPECT_TRUE(runtime.timer_status(c)->paused);
+  EXPECT_FALSE(runtime.timer_status(b)->paused);
+}
+
+TEST_P(WhenHiddenTest, SettingTheStateItHasChangesNothingAndInsideAFrameItIsRefused) {
+  const TimerId a = TimerId::unique();
+  add(a, logged("a").with_delay(100ms).with_when_hidden(WhenHidden::pause()).with_timeout(100ms));
+  ASSERT_TRUE(runtime.set_hidden(false));
+  EXPECT_FALSE(runtime.timer_status(a)->paused);
+  ASSERT_TRUE(runtime.set_hidden(true));
+  ASSERT_TRUE(runtime.set_hidden(true));
+  ASSERT_TRUE(runtime.set_hidden(false));
+  EXPECT_FALSE(runtime.timer_status(a)->paused);
+
+  Status inside;
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo&) { inside = runtime.set_hidden(true); }));
+  frame(10);
+  ASSERT_FALSE(inside);
+  EXPECT_EQ(inside.error().code, Errc::reentrant_call);
+  EXPECT_FALSE(runtime.hidden());
+}
+
+TEST_P(WhenHiddenTest, BadPoliciesAreRefusedWithAMessageAndNothingIsAdded) {
+  const auto refused = [&](Status s, const std::string& words) {
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().code, Errc::invalid_argument);
+    EXPECT_NE(s.error().message.find(words), std::string::npos) << s.error().message;
+  };
+  for (Duration period : {Duration::zero(), Duration{-1}, Duration::min()}) {
+    refused(runtime.add_timer(TimerId::unique(), logged("x").with_interval(10ms).with_when_hidden(WhenHidden::throttle(period))),
+            "throttle period");
+  }
+  refused(runtime.add_timer(TimerId::unique(), Timer::animation([](TimerCallbackInfo&) {}).with_when_hidden(WhenHidden::throttle(1s))),
+          "animation timer");
+  refused(runtime.add_system_timer(TimerId{0x05}, logged("s").with_interval(10ms).with_when_hidden(WhenHidden::pause())),
+          "system timer");
+  EXPECT_EQ(runtime.timer_count(), 0u);
+  // The longest period is fine: one run, then none while hidden.
+  EXPECT_TRUE(runtime.add_timer(TimerId::unique(), logged("y").with_delay(1ms).with_interval(1ms).with_when_hidden(WhenHidden::throttle(Duration::max()))));
+}
+
+TEST_P(WhenHiddenTest, TheLongestThrottleHoldsATimerBackForTheRestOfTheTimeline) {
+  add(TimerId::unique(), logged("y").with_delay(1ms).with_interval(1ms).with_when_hidden(WhenHidden::throttle(Duration::max())));
+  frame(1);
+  ASSERT_TRUE(runtime.set_hidden(true));
+  run_until(5000);
+  EXPECT_EQ(times("y"), (std::vector<std::int64_t>{1}));
+  ASSERT_TRUE(runtime.set_hidden(false));
+  run_until(5002);
+  EXPECT_EQ(times("y"), (std::vector<std::int64_t>{1, 5000, 5001, 5002}));
+}
+
+}  // namespace
+}  // namespace cadence::testing
