@@ -14,8 +14,12 @@
 // - pause_timer(), resume_timer(): take effect when the changes are applied.
 // - request_redraw(): the largest request of the frame wins.
 //
-//     runtime.add_timer(TimerId::unique(), Timer::every(1s, [](TimerCallbackInfo& info) {
-//       if (info.call_count == 9) info.context.remove_timer(info.id);  // ten runs, then stop
+//     #include <cadence/window_runtime.hpp>
+//     using namespace cadence;
+//     using namespace std::chrono_literals;
+//     WindowRuntime runtime(TimeSource::system());
+//     (void)runtime.add_timer(TimerId::unique(), Timer::every(1s, [](TimerCallbackInfo& info) {
+//       if (info.call_count == 9) (void)info.context.remove_timer(info.id);  // ten runs, then stop
 //       return TimerCallbackReturn::redraw();
 //     }));
 //

@@ -5,9 +5,16 @@
 // report, and whether to redraw. The window applies one ChangeSet per frame, in
 // order, with WindowRuntime::apply().
 //
+//     #include <cadence/window_runtime.hpp>
+//     using namespace cadence;
+//     WindowRuntime runtime(TimeSource::system());
+//     void on_frame(CallbackContext& events);          // the app's event handlers
+//     void render();
 //     ChangeSet changes;
-//     app.on_frame(runtime.context(changes));          // event callbacks
-//     runtime.run_timers(frame_start, changes);        // due timers
+//     CallbackContext events = runtime.context(changes);
+//     on_frame(events);                                // event callbacks
+//     runtime.run_timers(runtime.now(), changes);      // due timers
+//     runtime.run_threads(changes);                    // workers' messages
 //     ApplyReport report = runtime.apply(std::move(changes));
 //     if (report.update != Update::nothing) render();
 //

@@ -6,8 +6,9 @@
 // TimerQueue (clamping, tie order, stale ids, a clock that goes backwards) holds exactly as for
 // the wheel; the tests run both against one reference model.
 //
-//     HeapTimerQueue queue;
-//     QueueId id = queue.schedule(Ticks{250}, 7);
+//     #include <cadence/heap_timer_queue.hpp>
+//     cadence::HeapTimerQueue queue;
+//     cadence::QueueId id = queue.schedule(cadence::Ticks{250}, 7);
 //
 // Thread: one thread at a time. Re-entry: none (it calls no code of the caller's).
 #pragma once

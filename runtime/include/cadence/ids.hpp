@@ -7,9 +7,11 @@
 //   windows and never reused (a 64-bit counter does not wrap in the life of a process).
 // - Id 0 names nothing: a default-constructed id is "no id".
 //
-//     TimerId blink = kCursorBlinkTimer;      // a reserved system id
-//     TimerId mine = TimerId::unique();       // 0x0100, 0x0101, ...
-//     assert(!mine.is_system());
+//     #include <cadence/ids.hpp>
+//     #include <cassert>
+//     cadence::TimerId blink = cadence::kCursorBlinkTimer;  // a reserved system id
+//     cadence::TimerId mine = cadence::TimerId::unique();   // 0x0100, 0x0101, ...
+//     assert(blink.is_system() && !mine.is_system());
 //
 // Thread: ids are values; unique() may be called from any thread, callbacks and destructors
 // included. Cost: one atomic add.

@@ -3,10 +3,14 @@
 // Tests and apps that replay or simulate drive a runtime with a ManualClock instead of the
 // system clock. Its instants have ClockKind::tick. No test needs to sleep for time to pass:
 //
+//     #include <cadence/manual_clock.hpp>
+//     #include <cadence/window_runtime.hpp>
+//     using namespace cadence;
+//     using namespace std::chrono_literals;
 //     ManualClock clock;
 //     WindowRuntime runtime(clock.source());
-//     clock.advance(100ms);                        // exactly 100 ms later
-//     clock.run_until_idle(                        // jump to each deadline and fire it
+//     (void)clock.advance(100ms);                  // exactly 100 ms later
+//     (void)clock.run_until_idle(                  // jump to each deadline and fire it
 //         [&] { return runtime.next_due(); },
 //         [&](Instant now) { runtime.poll(now); });
 //

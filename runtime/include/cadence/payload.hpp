@@ -4,6 +4,11 @@
 // a std::unique_ptr, a file handle or a large buffer without copying. Reading it as the wrong
 // type is an error value, not undefined behaviour.
 //
+//     #include <cadence/payload.hpp>
+//     #include <string>
+//     using namespace cadence;
+//     struct Query { std::string sql; };
+//     auto run = [](const Query& q) { return q.sql.size(); };
 //     Payload p = Payload::of(Query{"SELECT ..."});
 //     if (Query* q = p.get<Query>()) run(*q);
 //     Result<Query> taken = std::move(p).take<Query>();

@@ -5,7 +5,13 @@
 // and the rule it broke. Nothing here throws unless the caller reads the wrong alternative,
 // which is a contract violation reported as `BadResultAccess`.
 //
-//     Result<int> r = parse(text);
+//     #include <cadence/result.hpp>
+//     #include <string>
+//     using namespace cadence;
+//     Result<int> parse(const std::string& text);
+//     void log(const std::string& message);
+//     void use(int value);
+//     Result<int> r = parse("42");
 //     if (!r) { log(r.error().message); return; }
 //     use(*r);
 //

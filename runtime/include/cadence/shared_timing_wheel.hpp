@@ -7,12 +7,19 @@
 // ticks (what a tick means is the app's choice); each timer carries a 64-bit payload that comes
 // back when it fires. Linux only.
 //
+//     #include <cadence/shared_timing_wheel.hpp>
+//     #include <string>
+//     #include <vector>
+//     using namespace cadence;
+//     void log(const std::string& message);
+//     void run(std::uint64_t job);
+//     const std::uint64_t job_id = 17;
 //     auto wheel = SharedTimingWheel::open("/run/user/1000/jobs.tw", 512, 10'000);
 //     if (!wheel) { log(wheel.error().message); return; }
 //     SharedTimerId id = *wheel->add(30, job_id);        // fires 30 ticks from now
-//     wheel->cancel(id);                                  // ... or not at all
+//     (void)wheel->cancel(id);                            // ... or not at all
 //     std::vector<std::uint64_t> due;
-//     wheel->advance(1, due);                             // appends what came due
+//     (void)wheel->advance(1, due);                       // appends what came due
 //     for (std::uint64_t job : due) run(job);
 //
 // A timer due `delay` ticks from now goes into bucket (now + delay) mod num_slots, and a timer

@@ -8,24 +8,35 @@
 // - UI -> worker (ThreadReceiver): Tick (once per frame, best effort: a worker that does not read
 //   sees one Tick, however many frames passed), Terminate, Custom(payload).
 // - worker -> UI (ThreadSender): WriteBack(payload, fn), where fn(writeback_data, payload,
-//   context) runs on the UI thread and returns an update request, and Update(request).
+//   context) runs on the UI thread and returns an update request, and Update(request); beside
+//   them a latest-value lane, progress(value), which keeps only the newest report.
 // The worker is told to stop by Terminate and by its std::stop_token; stopping is cooperative.
 // The thread counts as finished once the worker function has returned; everything it sent before
-// is delivered first. A worker that throws is reported with its message and removed.
+// is delivered first, then its one ThreadOutcome (finished, stopped, failed, abandoned) reaches
+// its finish callback, and it is removed. A worker that throws is also reported to the window's
+// failures with its message. Workers run at background priority unless asked (ThreadPriority).
 //
-//     struct Progress { double done = 0; std::string result; };
+//     #include <cadence/window_runtime.hpp>
+//     #include <string>
+//     using namespace cadence;
+//     void parse_chunk(const std::string& path, int chunk);  // the app's own work
+//     struct Parsed { std::string status; };
+//     WindowRuntime runtime(TimeSource::system());
 //     Thread job = Thread::create(
-//         std::string("data.csv"), Progress{},
-//         [](std::string path, ThreadSender<Progress>& out, ThreadReceiver& in, std::stop_token stop) {
+//         std::string("data.csv"), Parsed{},
+//         [](std::string path, ThreadSender<Parsed>& out, ThreadReceiver&, std::stop_token stop) {
 //           for (int i = 1; i <= 100 && !stop.stop_requested(); ++i) {
 //             parse_chunk(path, i);
-//             out.write_back(i / 100.0, [](Progress& p, double& d, CallbackContext&) {
-//               p.done = d;
-//               return Update::redraw_window;
-//             });
+//             out.progress(i / 100.0);  // the UI sees the newest value, once per frame at most
 //           }
+//         },
+//         [](Parsed& p, const ThreadOutcome& how, CallbackContext&) {  // once, after all it sent
+//           p.status = how.ok() ? to_string(how.kind) : how.message;
+//           return Update::redraw_window;
 //         });
-//     runtime.start_thread(ThreadId::unique(), std::move(job));
+//     const ThreadId id = ThreadId::unique();
+//     (void)runtime.start_thread(id, std::move(job));
+//     const double* done = runtime.thread_progress<double>(id);  // nullptr until its first report
 //
 // Thread: Thread::create() anywhere. ThreadSender belongs to the worker thread, ThreadReceiver
 // too: from any other thread their sends return false and their receives nothing (they cannot be
@@ -274,7 +285,13 @@ class Thread {
   /// returns void, `done(const ThreadOutcome&, CallbackContext&)`. `done` returns an Update or
   /// nothing; it runs exactly once, as on_finish does. R must be movable.
   ///
-  ///     runtime.start_thread(ThreadId::unique(), Thread::job(
+  ///     #include <cadence/window_runtime.hpp>
+  ///     #include <string>
+  ///     using namespace cadence;
+  ///     long count_lines(const std::string& path);
+  ///     WindowRuntime runtime(TimeSource::system());
+  ///     std::string status;
+  ///     (void)runtime.start_thread(ThreadId::unique(), Thread::job(
   ///         [] { return count_lines("data.csv"); },
   ///         [&](std::optional<long>& lines, const ThreadOutcome& how, CallbackContext&) {
   ///           status = lines ? std::to_string(*lines) + " lines" : how.message;

@@ -11,10 +11,14 @@
 //   +-Duration::max(). A deadline computed from an enormous delay is therefore "never", not a
 //   wrapped-around past.
 //
+//     #include <cadence/time_source.hpp>
+//     using namespace cadence;
+//     using namespace std::chrono_literals;
+//     TimeSource source = TimeSource::system();
 //     Instant start = source.now();
 //     Instant deadline = start + 250ms;
-//     if (source.now() >= deadline) { ... }
-//     Duration left = deadline - source.now();
+//     bool late = source.now() >= deadline;
+//     Duration left = deadline - source.now();  // negative once late
 //
 // Thread: Instants and Durations are plain values; use them from any thread, anywhere.
 #pragma once

@@ -4,6 +4,10 @@
 // has one clock kind, fixed when it is made, and stamps every Instant it returns with that kind,
 // so instants from one source can always be compared with each other.
 //
+//     #include <cadence/manual_clock.hpp>
+//     using namespace cadence;
+//     using namespace std::chrono_literals;
+//     std::uint64_t hw_tick_counter();                         // a board's millisecond counter
 //     TimeSource real = TimeSource::system();                 // steady_clock
 //     ManualClock clock;                                       // tests: time moves when told
 //     TimeSource fake = clock.source();

@@ -11,9 +11,13 @@
 // - size() counts cancelled entries that have not been dropped yet; live_count() does not.
 // - freed_count() counts every entry whose data the heap released (see below).
 //
+//     #include <cadence/timeout_heap.hpp>
+//     using namespace cadence;
+//     struct Job { int id; };
+//     void run(TimeoutHeap::Data job);
 //     TimeoutHeap heap;
 //     heap.set_free_callback([](TimeoutHeap::Data d) { delete reinterpret_cast<Job*>(d); });
-//     auto h = heap.push(/*expiration=*/250, reinterpret_cast<TimeoutHeap::Data>(job));
+//     auto h = heap.push(/*expiration=*/250, reinterpret_cast<TimeoutHeap::Data>(new Job{1}));
 //     heap.cancel_at(h);                    // O(log n); the job is deleted at the next peek/pop
 //     while (auto e = heap.pop()) run(e->data);
 //

@@ -15,11 +15,11 @@
 // - A 100 ms interval timer whose callback takes 30 ms runs again 100 ms after it was due: 70 ms
 //   after the callback returned.
 // - Missed ticks, after the app stalled past several due times (a 100 ms timer, a 5 s stall):
-//     skip  (default) runs once at the first frame after the stall, reports 49 missed ticks in
-//           `TimerCallbackInfo::missed_ticks`, and stays on its original 100 ms grid;
-//     burst runs once for every due time it missed, back to back in that frame (at most
-//           kMaxBurstRuns per frame; the rest in the frames right after): 50 runs;
-//     delay runs once and restarts its schedule from that frame: the next run is 100 ms later.
+//   skip (the default) runs once at the first frame after the stall, reports 49 missed ticks
+//   in `TimerCallbackInfo::missed_ticks`, and stays on its original 100 ms grid; burst runs
+//   once for every due time it missed, back to back in that frame (at most kMaxBurstRuns per
+//   frame; the rest in the frames right after): 50 runs; delay runs once and restarts its
+//   schedule from that frame: the next run is 100 ms later.
 //   With the stall ending at 5,050 ms (last run at 0): skip and burst run next at 5,100 ms,
 //   delay at 5,150 ms.
 // - Slack lets a timer run up to `slack` late, so that timers close together share one wake-up:
@@ -30,7 +30,14 @@
 //   timers, in the order they were added, whatever their delays, pauses and resumes. A restart
 //   (remove, then add under the same id) counts as a new add.
 //
-//     Timer blink = Timer::every(530ms, [&](TimerCallbackInfo& info) {
+//     #include <cadence/timer.hpp>
+//     using namespace cadence;
+//     using namespace std::chrono_literals;
+//     double ease(Duration since_start);  // 0 to 1 over 300 ms
+//     bool caret_visible = true;
+//     double opacity = 0;
+//     const Instant start = TimeSource::system().now();
+//     Timer blink = Timer::every(530ms, [&](TimerCallbackInfo&) {
 //       caret_visible = !caret_visible;
 //       return TimerCallbackReturn::redraw();
 //     });

@@ -20,10 +20,13 @@
 // - next_fire() is the deadline of the earliest pending timer, never later than it and never
 //   more than one tick earlier; nullopt when nothing is pending.
 //
+//     #include <cadence/timer_wheel.hpp>
+//     #include <vector>
+//     using namespace cadence;
 //     TimerWheel queue;
-//     QueueId id = queue.schedule(250ms, /*token=*/7);
+//     QueueId id = queue.schedule(Ticks{250}, /*token=*/7);
 //     std::vector<Token> fired;
-//     queue.advance(250ms, fired);   // fired == {7}
+//     queue.advance(Ticks{250}, fired);   // fired == {7}
 //
 // Thread: a queue is used by one thread at a time (the thread that owns the runtime), like a
 // standard container. Re-entry: a queue calls no code of the caller's, so nothing re-enters it.

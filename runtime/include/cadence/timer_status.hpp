@@ -1,9 +1,16 @@
 // cadence/timer_status.hpp: what the runtime can say about one timer (a timers panel, tests).
 //
+//     #include <cadence/window_runtime.hpp>
+//     #include <cstdio>
+//     using namespace cadence;
+//     using namespace std::chrono_literals;
+//     WindowRuntime runtime(TimeSource::system());
+//     const TimerId countdown = TimerId::unique();
+//     (void)runtime.add_timer(countdown, Timer::once(10s, [](TimerCallbackInfo&) {}));
 //     if (auto st = runtime.timer_status(countdown)) {
-//       ImGui::Text("%.1f s left%s", std::chrono::duration<double>(st->remaining).count(),
+//       std::printf("%.1f s left%s\n", std::chrono::duration<double>(st->remaining).count(),
 //                   st->paused ? " (paused)" : "");
-//       ImGui::Text("late by %.2f ms at worst", std::chrono::duration<double, std::milli>(st->lateness.worst).count());
+//       std::printf("late by %.2f ms at worst\n", std::chrono::duration<double, std::milli>(st->lateness.worst).count());
 //     }
 //
 // Thread: plain values, copied out of the runtime on the UI thread. Re-entry: none.

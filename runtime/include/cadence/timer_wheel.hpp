@@ -16,6 +16,9 @@
 // - memory: 28 bytes per timer (entries are allocated 4096 at a time) plus about 280 KB of slot
 //   heads and bitmaps, untouched (zero pages) until used.
 //
+//     #include <cadence/timer_wheel.hpp>
+//     #include <vector>
+//     using namespace cadence;
 //     TimerWheel wheel;                                 // time starts at 0 ms
 //     QueueId blink = wheel.schedule(Ticks{530}, 1);
 //     std::vector<Token> fired;

@@ -3,13 +3,26 @@
 // Each window owns a WindowRuntime. Once per frame the window's event loop asks it to run the
 // timers that are due, applies the frame's changes, and then sleeps for next_wake():
 //
+//     #include <cadence/window_runtime.hpp>
+//     #include <optional>
+//     using namespace cadence;
+//     using namespace std::chrono_literals;
+//     void wait_for_events(std::optional<Duration> timeout);  // glfwWaitEventsTimeout, for a GLFW window
+//     void wake_the_loop();                                   // glfwPostEmptyEvent (thread-safe)
+//     void handle_input(CallbackContext& context);
+//     void render();
+//     bool caret_visible = true;
 //     WindowRuntime runtime(TimeSource::system());
-//     runtime.add_timer(TimerId::unique(), Timer::every(530ms, blink_caret));
-//     runtime.set_waker([] { glfwPostEmptyEvent(); });
+//     (void)runtime.add_timer(TimerId::unique(), Timer::every(530ms, [&](TimerCallbackInfo&) {
+//       caret_visible = !caret_visible;
+//       return TimerCallbackReturn::redraw();
+//     }));
+//     runtime.set_waker([] { wake_the_loop(); });
 //     for (;;) {
 //       wait_for_events(runtime.next_wake());   // nullopt: no timeout; 0: do not sleep
 //       ChangeSet changes;
-//       handle_input(runtime.context(changes));
+//       CallbackContext events = runtime.context(changes);
+//       handle_input(events);
 //       runtime.run_timers(runtime.now(), changes);
 //       runtime.run_threads(changes);
 //       if (runtime.apply(std::move(changes)).update != Update::nothing) render();

@@ -6,8 +6,12 @@
 // the windows that were closed. It never busy-loops: a sleep length is always clamped to
 // [0, kMaxWaitSeconds] before it reaches GLFW.
 //
+//     #include <cadence/event_loop.hpp>
+//     using namespace cadence;
+//     auto main_window = Window::create({.title = "Hello"}, [](Window&, CallbackContext&) {});
+//     if (!main_window) return;         // no display: the error says why
 //     EventLoop loop;
-//     loop.add(std::move(main_window));
+//     loop.add(std::move(*main_window));
 //     loop.run();                       // returns when the last window closes
 //
 // Thread: the main thread (GLFW's rule), like the windows it runs.

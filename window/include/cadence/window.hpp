@@ -52,13 +52,18 @@
 // - tooltip delay: tooltip() shows a tooltip once its item has been hovered for `tooltip_delay`,
 //   waking the loop once for it instead of rendering every frame meanwhile.
 //
+//     #include <cadence/event_loop.hpp>
+//     #include <imgui.h>
+//     #include <cstdio>
+//     using namespace cadence;
+//     Thread make_job();  // the app's background work (thread.hpp)
 //     auto window = Window::create({.title = "Hello"}, [&](Window& w, CallbackContext& ctx) {
 //       ImGui::Begin("Main");
-//       if (ImGui::Button("Start")) ctx.start_thread(ThreadId::unique(), make_job());
+//       if (ImGui::Button("Start")) (void)ctx.start_thread(ThreadId::unique(), make_job());
 //       w.tooltip("Starts a background job");
 //       ImGui::End();
 //     });
-//     if (!window) { std::fprintf(stderr, "%s\n", window.error().message.c_str()); return 1; }
+//     if (!window) { std::fprintf(stderr, "%s\n", window.error().message.c_str()); return; }
 //     EventLoop loop;
 //     loop.add(std::move(*window));
 //     loop.run();
