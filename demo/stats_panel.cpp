@@ -40,6 +40,10 @@ void StatsPanel::draw(const cadence::EventLoop& loop, const cadence::Window& win
               shown_.frames_drawn, cpu_percent_);
   ImGui::Text("loop wake-ups: %" PRIu64 "   frames run: %" PRIu64 "   failures: %" PRIu64, shown_.loop_wakeups,
               shown_.frames_run, s.failures);
+  const cadence::WakeReasons& why = shown_.wakes;
+  ImGui::Text("frames by why they ran: timer %" PRIu64 ", worker %" PRIu64 ", input %" PRIu64 ", redraw %" PRIu64
+              ", settle %" PRIu64 ", none %" PRIu64,
+              why.timer, why.worker, why.input, why.redraw, why.settle, why.none);
   std::vector<float> lateness(s.caret_lateness_ms.begin(), s.caret_lateness_ms.end());
   lateness.insert(lateness.end(), app_lateness_ms.begin(), app_lateness_ms.end());
   std::vector<float> sorted = lateness;
@@ -68,7 +72,7 @@ void StatsPanel::draw(const cadence::EventLoop& loop, const cadence::Window& win
 }
 
 void StatsPanel::sample(const cadence::EventLoop& loop, const cadence::Window& window) {
-  shown_ = Counters{window.stats().frames_drawn, window.stats().frames_run, loop.stats().wakeups};
+  shown_ = Counters{window.stats().frames_drawn, window.stats().frames_run, loop.stats().wakeups, window.stats().wakes};
 }
 
 }  // namespace demo

@@ -1,5 +1,5 @@
-// The stats panel: how often the app wakes, how many frames it draws, how much CPU it uses, and
-// how late timers run. The counters are sampled every two seconds, not shown live: a frame
+// The stats panel: how often the app wakes and why, how many frames it draws, how much CPU it
+// uses, and how late timers run. The counters are sampled every two seconds, not shown live: a frame
 // counter shown live changes in every frame it is drawn in, so the window's settle check
 // would draw for ever to show it. Sampled, watching the panel does not change what it measures.
 #pragma once
@@ -25,6 +25,7 @@ class StatsPanel {
   std::chrono::duration<double> cpu_at_start_ = process_cpu_time();
   struct Counters {
     std::uint64_t frames_drawn = 0, frames_run = 0, loop_wakeups = 0;
+    cadence::WakeReasons wakes;  // why the window's frames ran
   };
   void sample(const cadence::EventLoop& loop, const cadence::Window& window);
   Counters shown_;  // the counters as of the last sample

@@ -11,13 +11,13 @@ using namespace cadence;
 
 Timer TimersPanel::counting(Entry& entry) {
   // The callback captures app state (the entry and the lateness log) and runs on the UI thread.
+  const WhenHidden policies[] = {WhenHidden::keep_running(), WhenHidden::pause(), WhenHidden::throttle(std::chrono::seconds(1))};
   return Timer([this, &entry](TimerCallbackInfo& info) {
     ++entry.calls;
-    entry.last_lateness_ms = std::chrono::duration<float, std::milli>(info.frame_start - info.due).count();
-    lateness_ms_.push_back(entry.last_lateness_ms);
+    lateness_ms_.push_back(std::chrono::duration<float, std::milli>(info.frame_start - info.due).count());
     if (lateness_ms_.size() > WindowStats::kLatenessSamples) lateness_ms_.pop_front();
     return TimerCallbackReturn::redraw();
-  });
+  }).with_owner(kPanel).with_when_hidden(policies[when_hidden_]);
 }
 
 void TimersPanel::add(CallbackContext& ctx, std::string kind, Timer timer) {
@@ -52,6 +52,8 @@ void TimersPanel::draw(WindowRuntime& runtime, CallbackContext& ctx) {
     ImGui::SetNextItemWidth(100);
     ImGui::InputInt("timeout ms", &timeout_ms_, 100);
   }
+  ImGui::SetNextItemWidth(200);
+  ImGui::Combo("when minimized", &when_hidden_, "keep running\0pause\0throttle to 1/s\0");
   if (ImGui::Button("Add timer")) {
     entries_.push_back(std::make_unique<Entry>());
     Timer t = counting(*entries_.back()).with_delay(std::chrono::milliseconds(delay_ms_));
@@ -59,6 +61,7 @@ void TimersPanel::draw(WindowRuntime& runtime, CallbackContext& ctx) {
     if (kind_ == 0) {
       t.with_timeout(std::chrono::milliseconds(delay_ms_));
       kind = "once after " + std::to_string(delay_ms_) + " ms";
+      if (when_hidden_ == 2) t.with_when_hidden(WhenHidden::keep_running());  // throttling needs an interval
     } else {
       t.with_interval(std::chrono::milliseconds(interval_ms_));
       kind = "every " + std::to_string(interval_ms_) + " ms";
@@ -76,6 +79,13 @@ void TimersPanel::draw(WindowRuntime& runtime, CallbackContext& ctx) {
       add(ctx, std::move(kind), std::move(t));
     }
   }
+  ImGui::SameLine();
+  // Every timer of the panel's widget, in one call each.
+  if (ImGui::Button("pause all")) (void)ctx.pause_timers_of(kPanel);
+  ImGui::SameLine();
+  if (ImGui::Button("resume all")) (void)ctx.resume_timers_of(kPanel);
+  ImGui::SameLine();
+  if (ImGui::Button("remove all")) (void)ctx.remove_timers_of(kPanel);
   if (ImGui::BeginPopup("refused")) {
     ImGui::TextUnformatted(refused_.c_str());
     ImGui::EndPopup();
@@ -84,11 +94,11 @@ void TimersPanel::draw(WindowRuntime& runtime, CallbackContext& ctx) {
     ImGui::TableSetupColumn("id");
     ImGui::TableSetupColumn("kind");
     ImGui::TableSetupColumn("calls");
-    ImGui::TableSetupColumn("next fire");
-    ImGui::TableSetupColumn("late");
+    ImGui::TableSetupColumn("time left");
+    ImGui::TableSetupColumn("late: last / worst");
     ImGui::TableSetupColumn("");
     ImGui::TableHeadersRow();
-    const Instant now = runtime.now();
+    const auto ms = [](Duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     for (auto& e : entries_) {
       ImGui::PushID(static_cast<int>(e->id.value));
       const auto status = runtime.timer_status(e->id);
@@ -100,15 +110,17 @@ void TimersPanel::draw(WindowRuntime& runtime, CallbackContext& ctx) {
       ImGui::TableNextColumn();
       ImGui::Text("%" PRIu64, e->calls);
       ImGui::TableNextColumn();
+      // Tenths of a second: a countdown in milliseconds would change in every frame it is drawn
+      // in, and the window would draw for ever to show it.
       if (!status) {
         ImGui::TextDisabled("finished");
       } else if (status->paused) {
-        ImGui::TextDisabled("paused");
-      } else if (status->next_due) {
-        ImGui::Text("in %.0f ms", std::max(0.0, std::chrono::duration<double, std::milli>(*status->next_due - now).count()));
+        ImGui::TextDisabled("%.1f s (paused)", ms(status->remaining) / 1000.0);
+      } else {
+        ImGui::Text("%.1f s", ms(status->remaining) / 1000.0);
       }
       ImGui::TableNextColumn();
-      ImGui::Text("%.2f ms", static_cast<double>(e->last_lateness_ms));
+      if (status) ImGui::Text("%.2f / %.2f ms", ms(status->lateness.last), ms(status->lateness.worst));
       ImGui::TableNextColumn();
       if (status) {
         if (ImGui::SmallButton(status->paused ? "resume" : "pause")) {

@@ -1,5 +1,8 @@
 // The timers panel: add one-shot, interval and timeout timers from the UI and watch each one's
-// calls, next fire and lateness. This is the pattern to copy for app timers.
+// calls, time left (frozen while paused) and lateness (last and worst, from TimerStatus). The
+// panel's timers belong to one WidgetId, so "pause all", "resume all" and "remove all" are one
+// call each; each timer's when-hidden policy says what it does while the window is minimized.
+// This is the pattern to copy for app timers.
 #pragma once
 
 #include <deque>
@@ -24,8 +27,9 @@ class TimersPanel {
     cadence::TimerId id;
     std::string kind;
     std::uint64_t calls = 0;
-    float last_lateness_ms = 0;
   };
+  /// The owner of every timer of this panel.
+  static constexpr cadence::WidgetId kPanel{1};
   void add(cadence::CallbackContext& ctx, std::string kind, cadence::Timer timer);
   cadence::Timer counting(Entry& entry);
 
@@ -35,6 +39,7 @@ class TimersPanel {
   int delay_ms_ = 500;
   int interval_ms_ = 250;
   int timeout_ms_ = 3000;
+  int when_hidden_ = 0;  // 0 keep running, 1 pause, 2 throttle to once a second
   std::string refused_;
 };
 

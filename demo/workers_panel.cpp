@@ -28,23 +28,33 @@ void WorkersPanel::not_started(Job& job, const cadence::Error& error) {
 
 namespace {
 
-// Reports progress on the UI thread: the write-back sets the job's bar and asks for a redraw.
-void report_progress(ThreadSender<Job*>& out, float progress, std::string status) {
-  out.write_back(std::make_pair(progress, std::move(status)), [](Job*& job, std::pair<float, std::string>& p, CallbackContext&) {
-    job->progress = p.first;
-    job->status = std::move(p.second);
-    return Update::redraw_window;
-  });
+// Every job's finish callback: its one outcome, shown on its row.
+Update show_outcome(Job& job, const ThreadOutcome& how) {
+  job.finished = true;
+  switch (how.kind) {
+    case ThreadOutcome::Kind::finished:
+      job.status = "done";
+      job.progress = 1.0f;
+      break;
+    case ThreadOutcome::Kind::stopped:
+      job.status = "cancelled";
+      break;
+    case ThreadOutcome::Kind::failed:
+      job.status = "failed";
+      job.error = how.message;
+      break;
+    case ThreadOutcome::Kind::abandoned:  // the window closed first
+      job.status = "abandoned";
+      break;
+  }
+  return Update::redraw_window;
 }
 
-void report_result(ThreadSender<Job*>& out, std::string result, bool cancelled) {
-  out.write_back(std::move(result), [cancelled](Job*& job, std::string& r, CallbackContext&) {
-    job->finished = true;
-    job->status = cancelled ? "cancelled" : "done";
-    if (!cancelled) job->progress = 1.0f;
-    job->result = std::move(r);
-    return Update::redraw_window;
-  });
+Update on_finish(Job*& job, const ThreadOutcome& how, CallbackContext&) { return show_outcome(*job, how); }
+
+// The result: one write-back, delivered before the thread's outcome.
+void report_result(ThreadSender<Job*>& out, std::string result) {
+  out.write_back(std::move(result), [](Job*& job, std::string& r, CallbackContext&) { job->result = std::move(r); });
 }
 
 }  // namespace
@@ -67,7 +77,7 @@ void WorkersPanel::start_primes(CallbackContext& ctx) {
         std::uint64_t count = 0;
         std::vector<bool> segment(width);
         for (int k = 0; k < kSegments; ++k) {
-          if (stop.stop_requested()) return report_result(out, "stopped after " + std::to_string(count) + " primes", true);
+          if (stop.stop_requested()) return report_result(out, "stopped after " + std::to_string(count) + " primes");
           const std::uint64_t lo = static_cast<std::uint64_t>(k) * width;
           const std::uint64_t hi = std::min(limit, lo + width);
           std::fill(segment.begin(), segment.end(), true);
@@ -76,10 +86,11 @@ void WorkersPanel::start_primes(CallbackContext& ctx) {
             for (std::uint64_t j = start; j < hi; j += p) segment[j - lo] = false;
           }
           for (std::uint64_t n = std::max<std::uint64_t>(lo, 2); n < hi; ++n) count += segment[n - lo] ? 1 : 0;
-          report_progress(out, static_cast<float>(k + 1) / kSegments, std::to_string(count) + " so far");
+          out.progress(Progress{static_cast<float>(k + 1) / kSegments, std::to_string(count) + " so far"});
         }
-        report_result(out, std::to_string(count) + " primes", false);
-      }));
+        report_result(out, std::to_string(count) + " primes");
+      },
+      on_finish));
   if (!s) not_started(job, s.error());
 }
 
@@ -89,34 +100,44 @@ void WorkersPanel::start_pi(CallbackContext& ctx) {
       [](std::uint64_t samples, ThreadSender<Job*>& out, ThreadReceiver&, std::stop_token stop) {
         std::mt19937_64 rng(42);
         std::uniform_real_distribution<double> unit(0.0, 1.0);
-        constexpr int kChunks = 100;
+        constexpr int kChunks = 1000;
         const std::uint64_t per_chunk = samples / kChunks;
         std::uint64_t inside = 0;
+        double pi = 0;
         for (int c = 0; c < kChunks; ++c) {
-          if (stop.stop_requested()) return report_result(out, "stopped", true);
+          if (stop.stop_requested()) return report_result(out, "stopped at pi ~ " + std::to_string(pi));
           for (std::uint64_t i = 0; i < per_chunk; ++i) {
             const double x = unit(rng), y = unit(rng);
             inside += (x * x + y * y <= 1.0) ? 1 : 0;
           }
-          const double pi = 4.0 * static_cast<double>(inside) / static_cast<double>(per_chunk * static_cast<std::uint64_t>(c + 1));
-          report_progress(out, static_cast<float>(c + 1) / kChunks, "pi ~ " + std::to_string(pi));
+          pi = 4.0 * static_cast<double>(inside) / static_cast<double>(per_chunk * static_cast<std::uint64_t>(c + 1));
+          // A thousand reports: the lane keeps the newest, the UI reads it once per frame.
+          out.progress(Progress{static_cast<float>(c + 1) / kChunks, "pi ~ " + std::to_string(pi)});
         }
-        report_result(out, "pi ~ " + std::to_string(4.0 * static_cast<double>(inside) / static_cast<double>(per_chunk * kChunks)), false);
-      }));
+        report_result(out, "pi ~ " + std::to_string(pi));
+      },
+      on_finish));
   if (!s) not_started(job, s.error());
 }
 
 void WorkersPanel::start_failing(CallbackContext& ctx) {
   Job& job = add_job("verify archive (fails half way)");
-  const Status s = ctx.start_thread(job.id, Thread::create(40, &job,
-      [](int blocks, ThreadSender<Job*>& out, ThreadReceiver& in, std::stop_token stop) {
-        for (int b = 1; b <= blocks; ++b) {
-          // Pretend each block takes a while: wait for a Tick or 25 ms, whichever comes first.
-          (void)in.receive_for(std::chrono::milliseconds(25));
-          if (stop.stop_requested()) return report_result(out, "stopped at block " + std::to_string(b), true);
-          if (b == blocks / 2) throw std::runtime_error("checksum mismatch in block " + std::to_string(b));
-          report_progress(out, static_cast<float>(b) / static_cast<float>(blocks), "block " + std::to_string(b));
+  job.status = "verifying";
+  // One job, one result (or its error): Thread::job, no write-back by hand.
+  Job* row = &job;
+  const Status s = ctx.start_thread(job.id, Thread::job(
+      [](std::stop_token stop) -> std::string {
+        for (int block = 1; block <= 40; ++block) {
+          // Pretend each block takes a while.
+          std::this_thread::sleep_for(std::chrono::milliseconds(25));
+          if (stop.stop_requested()) return "stopped at block " + std::to_string(block);
+          if (block == 20) throw std::runtime_error("checksum mismatch in block " + std::to_string(block));
         }
+        return "archive intact";
+      },
+      [row](std::optional<std::string>& result, const ThreadOutcome& how, CallbackContext&) {
+        if (result) row->result = *result;
+        return show_outcome(*row, how);
       }));
   if (!s) not_started(job, s.error());
 }
@@ -127,14 +148,9 @@ void WorkersPanel::start_all(CallbackContext& ctx) {
   start_failing(ctx);
 }
 
-bool WorkersPanel::on_failure(const Failure& failure) {
-  for (auto& job : jobs_) {
-    if (job->id == failure.thread) {
-      job->error = failure.error.message;
-      job->status = "failed";
-      job->finished = true;
-      return true;
-    }
+bool WorkersPanel::on_failure(const Failure& failure) const {
+  for (const auto& job : jobs_) {
+    if (job->id == failure.thread) return true;  // its outcome shows it on its row
   }
   return false;
 }
@@ -156,6 +172,11 @@ void WorkersPanel::draw(CallbackContext& ctx) {
     std::erase_if(jobs_, [](const std::unique_ptr<Job>& j) { return j->finished; });
   }
   for (auto& job : jobs_) {
+    // The newest value on the job's progress lane, as of this frame.
+    if (const Progress* p = ctx.runtime().thread_progress<Progress>(job->id); p != nullptr && !job->finished) {
+      job->progress = p->fraction;
+      job->status = p->text;
+    }
     ImGui::PushID(static_cast<int>(job->id.value));
     ImGui::TextUnformatted(job->name.c_str());
     ImGui::ProgressBar(job->progress, ImVec2(260, 0), job->status.c_str());
