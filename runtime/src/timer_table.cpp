@@ -182,8 +182,9 @@ std::optional<TimerStatus> TimerTable::status(TimerId id, Instant now) const {
   out.lateness = s->lateness;
   const auto left = [now](Instant t) { return std::max(Duration::zero(), t - now); };
   if (out.paused) {
-    // Frozen: what it had left when it was paused (its expiry is known again once resumed).
-    out.remaining = s->left_to_due;
+    // Frozen: what it had left when it was paused, to its due time or its timeout, whichever
+    // is sooner (its expiry is known again once resumed; slack rounds it again then).
+    out.remaining = s->expires ? std::min(s->left_to_due, s->left_to_expiry) : s->left_to_due;
     if (s->expires) out.remaining_lifetime = s->left_to_expiry;
     return out;
   }
@@ -462,7 +463,13 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
   const Duration late = frame_start - s.due;
   const std::uint64_t reached = 1 + static_cast<std::uint64_t>(late.count() / interval->count());
   Instant next;
-  switch (s.timer->missed_ticks()) {
+  // While hidden and throttled, one run stands for every due time it skipped, whatever its
+  // policy: a burst would make up for them all at once, many runs in one period.
+  const WhenHidden hidden_policy = s.timer->when_hidden();
+  const bool throttled = hidden_ && hidden_policy.kind == WhenHidden::Kind::throttle;
+  const MissedTicks missed_policy =
+      throttled && s.timer->missed_ticks() == MissedTicks::burst ? MissedTicks::skip : s.timer->missed_ticks();
+  switch (missed_policy) {
     case MissedTicks::skip:  // this run stands for the last due time reached; the rest are skipped
       if (!invoke(s, frame_start, s.due + Duration{saturating_mul(interval->count(), reached - 1)}, false,
                   reached - 1, context, changes)) {
@@ -493,9 +500,7 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
   }
   // Hidden and throttled: the next run waits a whole period from this one, without a wake-up
   // at each due time in between.
-  const WhenHidden policy = s.timer->when_hidden();
-  const bool throttled = hidden_ && policy.kind == WhenHidden::Kind::throttle;
-  enqueue(i, next, throttled ? std::optional<Instant>(frame_start + policy.period) : std::nullopt);
+  enqueue(i, next, throttled ? std::optional<Instant>(frame_start + hidden_policy.period) : std::nullopt);
 }
 
 void TimerTable::run_one(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes) {

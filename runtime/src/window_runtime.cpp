@@ -318,10 +318,14 @@ bool WindowRuntime::hidden() const noexcept { return impl_->usable() && impl_->t
 template <class Op>
 Result<std::size_t> WindowRuntime::each_timer_of(WidgetId owner, ChangeSet* pending, Op op) {
   if (!impl_->usable()) return impl_->refusal().error();
+  // The owner's live timers that are not stopped: a stopped one's removal is on its way already
+  // (and its id may name a new timer the frame adds, perhaps for another widget).
   std::vector<TimerId> ids = impl_->timers.timers_of(owner);
+  std::erase_if(ids, [this](TimerId id) { return !impl_->timers.has_running(id); });
   if (pending != nullptr) {
-    const std::vector<TimerId> added = pending->timers_added_by(owner);
-    ids.insert(ids.end(), added.begin(), added.end());
+    for (TimerId id : pending->timers_added_by(owner)) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    }
   }
   std::size_t done = 0;
   for (TimerId id : ids) {
@@ -341,12 +345,18 @@ Result<std::size_t> WindowRuntime::resume_timers_of(WidgetId owner) {
 }
 
 // A thread whose start waits in `pending` (the running frame's set, or a context's own) takes
-// its stop request and messages there; they reach it right after it starts.
+// its stop request and messages there; they reach it right after it starts. That includes an id
+// started again from its finish callback: the finishing thread it replaces takes nothing more.
+bool WindowRuntime::waits_to_start(ThreadId id, const ChangeSet* pending) const {
+  return pending != nullptr && pending->starts_thread(id) &&
+         (!impl_->threads.contains(id) || impl_->threads.finishing(id));
+}
+
 Status WindowRuntime::stop_thread(ThreadId id) { return stop_thread(id, impl_->running); }
 Status WindowRuntime::stop_thread(ThreadId id, ChangeSet* pending) {
   if (!impl_->usable()) return impl_->refusal();
   const Impl::Count busy(impl_->busy);
-  if (!impl_->threads.contains(id) && pending != nullptr && pending->to_started_thread(id, true, nullptr)) return {};
+  if (waits_to_start(id, pending) && pending->to_started_thread(id, true, nullptr)) return {};
   return impl_->threads.stop(id);
 }
 
@@ -356,7 +366,7 @@ Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload, ChangeSet* pending) {
   if (!impl_->usable()) return impl_->refusal();
   const Impl::Count busy(impl_->busy);
-  if (!impl_->threads.contains(id) && pending != nullptr && pending->to_started_thread(id, false, &payload)) return {};
+  if (waits_to_start(id, pending) && pending->to_started_thread(id, false, &payload)) return {};
   return impl_->threads.send(id, std::move(payload));
 }
 

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "cadence/manual_clock.hpp"
 #include "thread_harness.hpp"
 
 namespace cadence::testing {
@@ -429,6 +430,100 @@ TEST(ThreadProgressTest, ProgressFromAnotherThreadOrAfterTheRuntimeIsGoneIsRefus
   while (after_close && std::chrono::steady_clock::now() < end) std::this_thread::yield();
   EXPECT_EQ(from_helper.load(), 0);
   EXPECT_FALSE(after_close.load());
+}
+
+// ---- found by review ------------------------------------------------------------------------
+
+struct None {};
+
+// An id started again from its own finish callback: the stop and the message sent to that id
+// there are for the new thread (they used to reach the finishing one, still in the table).
+TEST(ThreadOutcomeReviewTest, ARestartFromOnFinishGetsTheMessageAndTheStopSentToItsId) {
+  // Everything the callbacks touch is declared before the loop: the loop's destructor may run
+  // the restarted thread's finish callback (abandoned).
+  const ThreadId id = ThreadId::unique();
+  std::atomic<int> customs{0};
+  std::optional<ThreadOutcome> second;
+  Status sent = Error{Errc::invalid_argument, "not called"};
+  Status stopped = Error{Errc::invalid_argument, "not called"};
+  bool restarted = false;
+  ThreadLoop loop;
+  ASSERT_TRUE(loop.runtime().start_thread(
+      id, Thread::create(
+              0, None{}, [](int, ThreadSender<None>&, ThreadReceiver&) {},
+              [&](None&, const ThreadOutcome&, CallbackContext& ctx) {
+                if (restarted) return;
+                Thread next = Thread::create(
+                    0, None{},
+                    [&customs](int, ThreadSender<None>&, ThreadReceiver& in) {
+                      while (auto m = in.receive_for(Duration::max(), false)) {
+                        if (m->is_custom()) ++customs;
+                        if (m->is_terminate()) return;
+                      }
+                    },
+                    [&second](None&, const ThreadOutcome& o, CallbackContext&) { second = o; });
+                restarted = ctx.start_thread(id, std::move(next)).ok();
+                sent = ctx.send_to_thread(id, Payload::of(1));
+                stopped = ctx.stop_thread(id);
+              })));
+  ASSERT_TRUE(loop.run_until([&] { return restarted; }, std::chrono::seconds(5)));
+  EXPECT_TRUE(sent.ok()) << (sent.ok() ? "" : sent.error().message);
+  EXPECT_TRUE(stopped.ok());
+  EXPECT_TRUE(loop.run_until([&] { return second.has_value(); }, std::chrono::seconds(3)))
+      << "the restarted thread never saw the stop asked for it";
+  if (second) {
+    EXPECT_EQ(second->kind, ThreadOutcome::Kind::stopped);
+    EXPECT_EQ(customs.load(), 1);
+  }
+}
+
+// thread.hpp (Thread::job): `value` holds the result whenever the work returned, abandoned
+// included: the runtime delivers what the worker sent before the outcome, even as it goes.
+TEST(ThreadOutcomeReviewTest, AJobAbandonedAfterItsWorkReturnedStillHandsDoneItsValue) {
+  ManualClock clock;
+  std::optional<ThreadOutcome::Kind> kind;
+  bool had_value = false;
+  {
+    WindowRuntime runtime(clock.source());
+    ASSERT_TRUE(runtime.start_thread(
+        ThreadId::unique(), Thread::job([] { return 42; },
+                                        [&](std::optional<int>& value, const ThreadOutcome& o, CallbackContext&) {
+                                          had_value = value.has_value();
+                                          kind = o.kind;
+                                        })));
+    // No frame: wait until the worker has posted its result (messages wait: next_wake() is 0).
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (runtime.next_wake() != Duration::zero() && std::chrono::steady_clock::now() < end) {
+      std::this_thread::yield();
+    }
+    ASSERT_EQ(runtime.next_wake(), Duration::zero());
+  }  // the runtime goes before any frame delivered the result
+  ASSERT_TRUE(kind.has_value());
+  EXPECT_EQ(*kind, ThreadOutcome::Kind::abandoned);
+  EXPECT_TRUE(had_value) << "the work returned its value before the window closed: nothing is lost";
+}
+
+// window_runtime.hpp (has_thread): a loop of the app's own sees a start its callbacks made, between
+// run_timers() and apply(), only in its change-set; apply() starts it.
+TEST(ThreadOutcomeReviewTest, BetweenRunTimersAndApplyAStartIsSeenInTheChangeSet) {
+  ManualClock clock;
+  const ThreadId id = ThreadId::unique();
+  WindowRuntime runtime(clock.source());
+  ASSERT_TRUE(runtime.add_timer(TimerId::unique(), Timer::once(std::chrono::milliseconds(1), [&](TimerCallbackInfo& info) {
+    (void)info.context.start_thread(id, Thread::job([] {}, [](const ThreadOutcome&, CallbackContext&) {}));
+  })));
+  ASSERT_TRUE(clock.advance(std::chrono::milliseconds(1)).ok());
+  ChangeSet changes;
+  runtime.run_timers(runtime.now(), changes);
+  EXPECT_TRUE(changes.starts_thread(id));
+  EXPECT_FALSE(runtime.has_thread(id));
+  const Status stop = runtime.stop_thread(id);
+  ASSERT_FALSE(stop.ok());
+  EXPECT_EQ(stop.error().code, Errc::not_found);
+  runtime.run_threads(changes);
+  const ApplyReport report = runtime.apply(std::move(changes));
+  EXPECT_TRUE(report.failures.empty());
+  EXPECT_TRUE(runtime.has_thread(id));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // system timers pause; the bad policies are refused with a message, on both queues.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,31 @@ TEST_P(WhenHiddenTest, TheLongestThrottleHoldsATimerBackForTheRestOfTheTimeline)
   ASSERT_TRUE(runtime.set_hidden(false));
   run_until(5002);
   EXPECT_EQ(times("y"), (std::vector<std::int64_t>{1, 5000, 5001, 5002}));
+}
+
+// timer.hpp (WhenHidden::throttle): "At most one run per `at_most_every` while hidden".
+// A burst timer does not make up for the due times it skipped while throttled (found by review:
+// it ran 100 times at each period).
+TEST_P(WhenHiddenTest, AThrottledBurstTimerRunsAtMostOncePerPeriodWhileHidden) {
+  add(TimerId::unique(), logged("burst")
+                             .with_delay(10ms)
+                             .with_interval(10ms)
+                             .with_missed_ticks(MissedTicks::burst)
+                             .with_when_hidden(WhenHidden::throttle(1s)));
+  run_until(15);  // runs at 10
+  ASSERT_EQ(times("burst"), (std::vector<std::int64_t>{10}));
+  ASSERT_TRUE(runtime.set_hidden(true));
+  run_until(2500);
+  std::map<std::int64_t, int> per_frame;
+  int hidden_runs = 0;
+  for (const TimerRun& r : runs) {
+    if (r.at_ms <= 15) continue;
+    ++per_frame[r.at_ms];
+    ++hidden_runs;
+  }
+  // Hidden from 15, last run at 10: 1010 and 2010 at most (a third for rounding).
+  EXPECT_LE(hidden_runs, 3) << "runs while hidden in 2.5 s with a 1 s throttle";
+  for (const auto& [at, n] : per_frame) EXPECT_EQ(n, 1) << "runs in the frame at " << at << " ms";
 }
 
 }  // namespace

@@ -4,6 +4,11 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <GLFW/glfw3.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -305,6 +310,74 @@ TEST(WindowHiddenTest, HidingFromATimerCallbackTakesEffectRightAfterTheTimers) {
   EXPECT_TRUE(w->runtime().hidden());
   EXPECT_EQ(w->stats().frames_drawn, drawn);  // not drawn: hidden before the draw
   EXPECT_EQ(static_cast<int>(w->stats().failures), failures_before);
+}
+
+// ---- found by review ------------------------------------------------------------------------
+
+struct None {};
+
+/// A worker that waits until it is asked to stop.
+Thread waits_for_stop(std::function<void(const ThreadOutcome&)> on_finish) {
+  return Thread::create(
+      0, None{},
+      [](int, ThreadSender<None>&, ThreadReceiver& in) {
+        while (!in.stop_requested()) (void)in.receive_for(Duration::max(), false);
+      },
+      [on_finish = std::move(on_finish)](None&, const ThreadOutcome& o, CallbackContext&) { on_finish(o); });
+}
+
+// set_visible(true) shows a window created unshown (WindowOptions::visible = false).
+TEST(WindowReviewTest, AWindowCreatedUnshownIsShownBySetVisibleTrue) {
+  ManualClock clock;
+  WindowOptions options = test_options(&clock);
+  options.visible = false;
+  auto w = open_window(options, [](Window&, CallbackContext&) { draw_text("unshown"); });
+  ASSERT_TRUE(w);
+  ASSERT_EQ(glfwGetWindowAttrib(w->glfw_window(), GLFW_VISIBLE), GLFW_FALSE);
+  w->set_visible(true);
+  EXPECT_EQ(glfwGetWindowAttrib(w->glfw_window(), GLFW_VISIBLE), GLFW_TRUE);
+  EXPECT_FALSE(w->is_hidden());
+}
+
+// An abandoned finish callback that reaches the runtime through its window, while the window is
+// destroyed, finds the runtime being destroyed (an empty runtime), not a null pointer.
+TEST(WindowReviewTest, AnAbandonedFinishCallbackThatAsksItsWindowsRuntimeSeesAnEmptyRuntime) {
+  ManualClock clock;
+  std::optional<std::size_t> count_seen;
+  std::optional<ThreadOutcome::Kind> kind;
+  {
+    auto w = open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("abandon"); });
+    ASSERT_TRUE(w);
+    Window* self = w.get();
+    ASSERT_TRUE(w->runtime().start_thread(ThreadId::unique(), waits_for_stop([&, self](const ThreadOutcome& o) {
+      kind = o.kind;
+      count_seen = self->runtime().thread_count();
+    })));
+    w->frame();
+  }  // ~Window destroys the runtime: the thread is abandoned
+  ASSERT_TRUE(kind.has_value());
+  EXPECT_EQ(*kind, ThreadOutcome::Kind::abandoned);
+  ASSERT_TRUE(count_seen.has_value());
+  EXPECT_EQ(*count_seen, 0u);
+}
+
+// A window added while the loop is destroyed (from an abandoned finish callback of one of its
+// windows) is destroyed at once and its handle is empty.
+TEST(WindowReviewTest, AWindowAddedWhileTheLoopIsDestroyedGoesWithTheLoop) {
+  WindowHandle late;
+  std::unique_ptr<Window> extra = open_window(test_options(nullptr), [](Window&, CallbackContext&) { draw_text("late"); });
+  ASSERT_TRUE(extra);
+  {
+    EventLoop loop;
+    WindowHandle first = loop.add(open_window(test_options(nullptr), [](Window&, CallbackContext&) { draw_text("first"); }));
+    ASSERT_TRUE(first);
+    loop.run_once(0ms);  // pending_ now has capacity: its buffer is what add() writes into later
+    ASSERT_TRUE(first.get()->runtime().start_thread(ThreadId::unique(), waits_for_stop([&](const ThreadOutcome&) {
+      if (extra) late = loop.add(std::move(extra));
+    })));
+  }
+  EXPECT_FALSE(late.is_open()) << "a window added while the loop was destroyed outlived it";
+  EXPECT_EQ(late.get(), nullptr);
 }
 
 // ---- why frames ran ------------------------------------------------------------------------------

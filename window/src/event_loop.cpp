@@ -3,6 +3,8 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <exception>
 #include <string>
@@ -18,8 +20,24 @@ double glfw_timeout_seconds(double seconds) noexcept {
   return std::min(seconds, kMaxWaitSeconds);
 }
 
+EventLoop::~EventLoop() {
+  if (iterating_) {
+    std::fputs("cadence: an EventLoop was destroyed from inside its own iteration (a draw function, callback or "
+               "on_close of one of its windows); call stop() there and destroy it after run() returns\n",
+               stderr);
+    std::abort();
+  }
+  closing_ = true;
+  // The windows' destruction runs app code (their threads' finish callbacks), which may add()
+  // windows: those are destroyed in add(), never pushed into a vector that is going away.
+  auto windows = std::move(windows_);
+  auto pending = std::move(pending_);
+  windows.clear();
+  pending.clear();
+}
+
 WindowHandle EventLoop::add(std::unique_ptr<Window> window) {
-  if (!window) return {};
+  if (!window || closing_) return {};  // while the loop is destroyed, `window` goes here
   WindowHandle handle = window->handle();
   pending_.push_back(std::move(window));
   return handle;

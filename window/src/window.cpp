@@ -114,7 +114,14 @@ Window::~Window() {
   ImGuiContext* previous_imgui = ImGui::GetCurrentContext();
   GLFWwindow* previous_gl = w.glfw != nullptr ? glfwGetCurrentContext() : nullptr;
   if (w.imgui != nullptr) w.make_current();
-  w.runtime.reset();  // stops and joins the threads; no waker call after this
+  // Stops and joins the threads; no waker call after this. Destroyed in place, so that app code
+  // its destruction runs (an abandoned finish callback, a timer capture's destructor) and that
+  // reaches it through this window finds it, refusing changes as it is destroyed, not a null
+  // pointer (unique_ptr::reset() clears the pointer first).
+  if (WindowRuntime* runtime = w.runtime.get()) {
+    std::destroy_at(runtime);
+    ::operator delete(w.runtime.release());  // the memory make_unique took for it
+  }
   if (w.imgui != nullptr) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
@@ -171,7 +178,7 @@ void Window::request_redraw() noexcept { impl_->frames_owed = std::max(impl_->fr
 bool Window::is_hidden() const noexcept { return impl_->hidden; }
 
 void Window::set_visible(bool visible) {
-  if (visible == impl_->shown) return;
+  // Always to GLFW: a window created unshown (WindowOptions::visible) counts as shown here.
   impl_->shown = visible;
   if (visible) {
     glfwShowWindow(impl_->glfw);
@@ -244,6 +251,7 @@ void Window::frame() {
   const detail::RestoreContexts restore;
   w.make_current();
   ++w.stats.frames_run;
+  w.redraw_all_asked = false;  // a request of an earlier frame run by hand, outside a loop
   w.frame_start = w.runtime->now();
   const bool owed = w.frames_owed > 0;
   const ApplyReport polled = w.runtime->poll(w.frame_start);

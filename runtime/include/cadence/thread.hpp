@@ -280,8 +280,10 @@ class Thread {
   /// The common one-job case: runs `work()` (or `work(std::stop_token)`) on a new thread and
   /// hands what it returns to `done` on the UI thread:
   /// `done(std::optional<R>& value, const ThreadOutcome& outcome, CallbackContext& context)`,
-  /// where `value` holds the result when the work returned (outcome finished, or stopped if a
-  /// stop was asked for meanwhile) and is empty when it threw or was abandoned. For work that
+  /// where `value` holds the result whenever the work returned (outcome finished; stopped if a
+  /// stop was asked for meanwhile; abandoned if its window closed after it returned but before a
+  /// frame delivered it: nothing is lost) and is empty when it threw or was abandoned before it
+  /// returned. For work that
   /// returns void, `done(const ThreadOutcome&, CallbackContext&)`. `done` returns an Update or
   /// nothing; it runs exactly once, as on_finish does. R must be movable.
   ///

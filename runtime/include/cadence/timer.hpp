@@ -94,7 +94,9 @@ struct WhenHidden {
 
   static constexpr WhenHidden keep_running() noexcept { return {}; }
   static constexpr WhenHidden pause() noexcept { return {Kind::pause, Duration{0}}; }
-  /// At most one run per `at_most_every` while hidden; its last run, at its timeout, is not held back.
+  /// At most one run per `at_most_every` while hidden; its last run, at its timeout, is not held
+  /// back. Each run stands for the due times it skipped (as MissedTicks::skip, whatever the
+  /// timer's own policy: a burst does not make up for them while hidden).
   static constexpr WhenHidden throttle(Duration at_most_every) noexcept { return {Kind::throttle, at_most_every}; }
   friend constexpr bool operator==(WhenHidden, WhenHidden) = default;
 };

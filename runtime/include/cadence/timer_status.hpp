@@ -66,7 +66,8 @@ struct TimerStatus {
   /// known until the timer is resumed: see `remaining_lifetime`).
   std::optional<Instant> expires;
   /// Time left until it runs next (like Qt's remainingTime): next_due minus now, 0 once due
-  /// and for an animation timer; while paused, what it had left when paused, frozen.
+  /// and for an animation timer; while paused, what it had left when paused to its due time or
+  /// timeout, whichever is sooner, frozen (before slack: resumed, slack rounds it up again).
   Duration remaining{0};
   /// Time left until its timeout, frozen while paused; nullopt without a timeout.
   std::optional<Duration> remaining_lifetime;

@@ -192,9 +192,11 @@ class WindowRuntime {
   /// right after it starts). Errors: not_found; closed when the worker has finished (nothing is
   /// sent). Re-entry: at once, anywhere.
   Status send_to_thread(ThreadId id, Payload payload);
-  /// True from start_thread() on (inside a frame too, where the start itself waits for the
-  /// frame's changes to be applied) until the thread is removed, right after its finish
-  /// callback returns. O(1). Re-entry: anywhere.
+  /// True from start_thread() on (inside a timer callback or write-back too, where the start
+  /// waits in the frame's change-set) until the thread is removed, in the frame its outcome
+  /// came in, after that frame's finish callbacks. A loop of the app's own that calls
+  /// run_timers(), run_threads() and apply() itself sees a start its callbacks made, between
+  /// those calls, only in its change-set (ChangeSet::starts_thread). O(1). Re-entry: anywhere.
   bool has_thread(ThreadId id) const;
   /// O(1). Re-entry: anywhere.
   std::size_t thread_count() const noexcept;
@@ -268,6 +270,9 @@ class WindowRuntime {
   void* thread_data(ThreadId id, const std::type_info& type);
   const Payload* progress_payload(ThreadId id) const;
   Status stop_thread(ThreadId id, ChangeSet* pending);
+  /// True when `pending` starts a thread `id` that is not running yet (or replaces one whose
+  /// finish callback runs).
+  bool waits_to_start(ThreadId id, const ChangeSet* pending) const;
   /// Calls `op` for each timer of `owner`: the live ones, and those `pending` adds.
   template <class Op>
   Result<std::size_t> each_timer_of(WidgetId owner, ChangeSet* pending, Op op);

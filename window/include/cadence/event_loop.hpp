@@ -33,13 +33,19 @@ struct LoopStats {
 class EventLoop {
  public:
   EventLoop() = default;
+  /// Destroys the windows (each stops and joins its threads). A window added meanwhile (from
+  /// code their destruction runs) is destroyed at once, its handle empty. Re-entry: not from
+  /// inside one of its own iterations (a draw function, callback or on_close of its windows):
+  /// that stops the process with a message, since the iteration would go on in freed memory.
+  ~EventLoop();
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
 
   /// Takes a window; it runs from the next iteration. May be called from a draw function, a
   /// timer callback or a write-back (all run on the UI thread): the window joins after the
   /// current iteration. Returns a handle that knows when the window is gone (it closed, or the
-  /// loop was destroyed); an empty handle for a null window. O(1).
+  /// loop was destroyed); an empty handle for a null window, and for one added while the loop
+  /// is destroyed (it is destroyed at once). O(1).
   WindowHandle add(std::unique_ptr<Window> window);
   /// Runs until every window has closed or stop() was called.
   void run();
@@ -78,6 +84,7 @@ class EventLoop {
   LoopStats stats_;
   bool stopped_ = false;
   bool iterating_ = false;  // inside run_once(): windows' frames are running
+  bool closing_ = false;    // the destructor runs
 };
 
 /// The longest single wait handed to GLFW, in seconds; a longer sleep just wakes and waits again.
