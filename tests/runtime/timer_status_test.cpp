@@ -12,7 +12,27 @@
 namespace cadence::testing {
 namespace {
 
-class TimerStatusTest : public RuntimeFixture {};
+class TimerStatusTest : public RuntimeFixture {
+ protected:
+  // Inside a frame, timer `x` of `old_owner` is restarted (removed, then added again) for
+  // `new_owner`, and then `call` acts on `acted_on`'s timers from the same callback. Returns what
+  // `call` returned. The stopped predecessor stays listed under its owner until the frame's
+  // changes are applied: the call must reach the new timer only through its own owner.
+  template <class Call>
+  std::size_t restart_then(TimerId x, WidgetId old_owner, WidgetId new_owner, WidgetId acted_on,
+                           Call call) {
+    EXPECT_TRUE(runtime.add_timer(x, Timer::every(100ms, [](TimerCallbackInfo&) {}).with_owner(old_owner)));
+    std::size_t result = 99;
+    EXPECT_TRUE(runtime.add_timer(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+      ASSERT_TRUE(info.context.remove_timer(x));
+      ASSERT_TRUE(info.context.add_timer(x, Timer::every(20ms, [](TimerCallbackInfo&) {}).with_owner(new_owner)));
+      result = call(info.context, acted_on).value();
+    })));
+    EXPECT_TRUE(clock.set(at_ms(10)).ok());
+    EXPECT_TRUE(runtime.poll(clock.now()).failures.empty());
+    return result;
+  }
+};
 INSTANTIATE_TEST_SUITE_P(Queues, TimerStatusTest, ::testing::Values(QueueKind::wheel, QueueKind::heap), queue_name);
 
 // ---- time left -----------------------------------------------------------------------------
@@ -236,60 +256,28 @@ TEST_P(TimerStatusTest, PausedRemainingIsBeforeSlackAndTheGridComesBackOnResume)
   EXPECT_EQ(runtime.timer_status(id)->remaining, 118ms);
 }
 
-// Inside a frame a restarted id (removed, then added again for another widget) is still listed
-// under its old owner until the frame's changes are applied: removing the old widget's timers
-// must not reach the new widget's timer under that id.
 TEST_P(TimerStatusTest, InsideAFrameAWidgetsRemovalLeavesAnotherWidgetsTimerUnderARestartedId) {
-  const WidgetId old_owner{21}, new_owner{22};
   const TimerId x = TimerId::unique();
-  add(x, logged("old").with_delay(100ms).with_interval(100ms).with_owner(old_owner));
-  std::size_t removed = 99;
-  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
-    ASSERT_TRUE(info.context.remove_timer(x));
-    ASSERT_TRUE(info.context.add_timer(x, logged("new").with_delay(20ms).with_interval(20ms).with_owner(new_owner)));
-    removed = info.context.remove_timers_of(old_owner).value();
-  }));
-  frame(10);
-  EXPECT_TRUE(last.failures.empty());
-  EXPECT_EQ(removed, 0u);
-  ASSERT_TRUE(runtime.has_timer(x)) << "widget 22's timer went with widget 21's";
-  EXPECT_EQ(runtime.timer_status(x)->owner, new_owner);
-  run_until(40);
-  EXPECT_EQ(times("new"), (std::vector<std::int64_t>{30}));
+  EXPECT_EQ(restart_then(x, WidgetId{21}, WidgetId{22}, WidgetId{21},
+                         [](CallbackContext& c, WidgetId w) { return c.remove_timers_of(w); }),
+            0u);
+  ASSERT_TRUE(runtime.has_timer(x));
+  EXPECT_EQ(runtime.timer_status(x)->owner, WidgetId{22});
 }
 
-// The same for pause_timers_of: widget 22's new timer is paused.
 TEST_P(TimerStatusTest, InsideAFrameAWidgetsPauseLeavesAnotherWidgetsTimerUnderARestartedId) {
-  const WidgetId old_owner{23}, new_owner{24};
   const TimerId x = TimerId::unique();
-  add(x, logged("old").with_delay(100ms).with_interval(100ms).with_owner(old_owner));
-  std::size_t paused = 99;
-  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
-    ASSERT_TRUE(info.context.remove_timer(x));
-    ASSERT_TRUE(info.context.add_timer(x, logged("new").with_delay(20ms).with_interval(20ms).with_owner(new_owner)));
-    paused = info.context.pause_timers_of(old_owner).value();
-  }));
-  frame(10);
-  EXPECT_EQ(paused, 0u);
-  ASSERT_TRUE(runtime.timer_status(x).has_value());
+  EXPECT_EQ(restart_then(x, WidgetId{23}, WidgetId{24}, WidgetId{23},
+                         [](CallbackContext& c, WidgetId w) { return c.pause_timers_of(w); }),
+            0u);
   EXPECT_FALSE(runtime.timer_status(x)->paused);
 }
 
-// A timer restarted in the frame under the same owner counts once (its stopped predecessor
-// and its add share the id).
-TEST_P(TimerStatusTest, PausingAWidgetsTimersCountsARestartedTimerOnce) {
-  const WidgetId panel{31};
+TEST_P(TimerStatusTest, PausingAWidgetsTimersCountsATimerRestartedUnderTheSameOwnerOnce) {
   const TimerId x = TimerId::unique();
-  add(x, logged("old").with_delay(100ms).with_interval(100ms).with_owner(panel));
-  std::size_t paused = 99;
-  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
-    ASSERT_TRUE(info.context.remove_timer(x));
-    ASSERT_TRUE(info.context.add_timer(x, logged("new").with_delay(20ms).with_interval(20ms).with_owner(panel)));
-    paused = info.context.pause_timers_of(panel).value();
-  }));
-  frame(10);
-  EXPECT_EQ(paused, 1u);
-  ASSERT_TRUE(runtime.timer_status(x).has_value());
+  EXPECT_EQ(restart_then(x, WidgetId{31}, WidgetId{31}, WidgetId{31},
+                         [](CallbackContext& c, WidgetId w) { return c.pause_timers_of(w); }),
+            1u);
   EXPECT_TRUE(runtime.timer_status(x)->paused);
 }
 
