@@ -65,6 +65,17 @@ TEST(InstantTest, SaturatingHelpers) {
   EXPECT_EQ(saturating_sub(Duration::min(), 1ns), Duration::min());
   EXPECT_EQ(saturating_sub(Duration::max(), -1ns), Duration::max());
   EXPECT_EQ(saturating_add(2ms, 3ms), 5ms);
+  // The edges of both directions, where a careless check would overflow itself.
+  EXPECT_EQ(saturating_add(Duration::max(), Duration::min()), Duration{-1});
+  EXPECT_EQ(saturating_add(Duration::min(), Duration::min()), Duration::min());
+  EXPECT_EQ(saturating_add(Duration::max(), Duration::max()), Duration::max());
+  EXPECT_EQ(saturating_add(Duration::max() - 1ns, 1ns), Duration::max());
+  EXPECT_EQ(saturating_sub(Duration::zero(), Duration::min()), Duration::max());
+  EXPECT_EQ(saturating_sub(Duration{-1}, Duration::min()), Duration::max());
+  EXPECT_EQ(saturating_sub(Duration::min(), Duration::max()), Duration::min());
+  EXPECT_EQ(saturating_sub(Duration::min() + 1ns, 1ns), Duration::min());
+  EXPECT_EQ(saturating_sub(Duration::max(), Duration::max()), Duration::zero());
+  static_assert(saturating_add(Duration::max(), 1ns) == Duration::max(), "usable in constant expressions");
 }
 
 TEST(InstantTest, ClockKindNames) {

@@ -2,8 +2,10 @@
 //
 // Event callbacks, timer callbacks and background-thread write-backs all describe what they want
 // changed in a ChangeSet: timers to add, remove, pause or resume, threads to start, failures to
-// report, and whether to redraw. The window applies one ChangeSet per frame, in
-// order, with WindowRuntime::apply().
+// report, and whether to redraw. WindowRuntime::apply() carries out a set's changes in order. A
+// window applies one set per frame for its timers and threads (and the event callbacks before
+// them), and in a frame it draws a second one, with what its draw function asked for
+// (window.hpp, "Order within a frame").
 //
 //     #include <cadence/window_runtime.hpp>
 //     using namespace cadence;

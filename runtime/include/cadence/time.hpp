@@ -58,21 +58,22 @@ class ClockMismatch : public std::logic_error {
 /// Adds two durations, pinning at +-Duration::max() instead of overflowing. O(1).
 constexpr Duration saturating_add(Duration a, Duration b) noexcept {
   using Rep = Duration::rep;
-  Rep out = 0;
-  if (__builtin_add_overflow(a.count(), b.count(), &out)) {
-    return b.count() > 0 ? Duration::max() : Duration::min();
-  }
-  return Duration{out};
+  constexpr Rep kMax = std::numeric_limits<Rep>::max();
+  constexpr Rep kMin = std::numeric_limits<Rep>::min();
+  // Checked before adding, so that no signed overflow happens (portable C++, no builtins).
+  if (b.count() > 0 && a.count() > kMax - b.count()) return Duration::max();
+  if (b.count() < 0 && a.count() < kMin - b.count()) return Duration::min();
+  return Duration{a.count() + b.count()};
 }
 
 /// Subtracts two durations, pinning at +-Duration::max() instead of overflowing. O(1).
 constexpr Duration saturating_sub(Duration a, Duration b) noexcept {
   using Rep = Duration::rep;
-  Rep out = 0;
-  if (__builtin_sub_overflow(a.count(), b.count(), &out)) {
-    return b.count() < 0 ? Duration::max() : Duration::min();
-  }
-  return Duration{out};
+  constexpr Rep kMax = std::numeric_limits<Rep>::max();
+  constexpr Rep kMin = std::numeric_limits<Rep>::min();
+  if (b.count() < 0 && a.count() > kMax + b.count()) return Duration::max();
+  if (b.count() > 0 && a.count() < kMin + b.count()) return Duration::min();
+  return Duration{a.count() - b.count()};
 }
 
 /// A point in time on one clock's timeline. 16 bytes; trivially copyable.
