@@ -189,11 +189,7 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
     const std::size_t i = (first + k) % n;
     Entry& e = *entries_[i];
     ThreadCore& core = *e.core;
-    // The progress lane: the newest value, once per frame, outside the message budget.
-    if (core.take_progress(e.progress)) {
-      changes.request(Update::redraw_window);
-      changes.count_ran(0, 1);
-    }
+    take_progress(e, changes);  // the newest value, once per frame, outside the message budget
     if (core.drained.load(std::memory_order_relaxed)) continue;  // nothing new since it was emptied
     if (budget == 0) {
       carry_over_ = true;
@@ -220,10 +216,7 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
   // data's destructors are app code and may call the runtime.
   for (std::size_t i : done) {
     Entry& e = *entries_[i];
-    if (e.core->take_progress(e.progress)) {
-      changes.request(Update::redraw_window);
-      changes.count_ran(0, 1);
-    }
+    take_progress(e, changes);
     e.finishing = true;
     finish(e, e.core->stopped_at_return ? ThreadOutcome::Kind::stopped : ThreadOutcome::Kind::finished, context,
            changes);
@@ -231,6 +224,12 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
   std::sort(done.begin(), done.end(), std::greater<>());  // swap-remove from the back first
   std::vector<std::unique_ptr<Entry>> finished;
   for (std::size_t i : done) finished.push_back(remove_at(i));
+}
+
+void ThreadTable::take_progress(Entry& e, ChangeSet& changes) {
+  if (!e.core->take_progress(e.progress)) return;
+  changes.request(Update::redraw_window);
+  changes.count_ran(0, 1);
 }
 
 void ThreadTable::finish(Entry& e, ThreadOutcome::Kind kind, CallbackContext& context, ChangeSet& changes) {
@@ -255,7 +254,7 @@ void ThreadTable::abandon(std::vector<std::unique_ptr<Entry>>& entries, Callback
     // delivered, and its later sends fail (the link is closed).
     while (drain(*e, std::numeric_limits<std::uint32_t>::max(), context, changes) > 0) {
     }
-    (void)e->core->take_progress(e->progress);
+    take_progress(*e, changes);
     finish(*e, ThreadOutcome::Kind::abandoned, context, changes);
   }
 }

@@ -86,6 +86,9 @@ class ThreadTable {
  private:
   /// Delivers up to `budget` messages of one thread; returns how many.
   static std::uint32_t drain(Entry& e, std::uint32_t budget, CallbackContext& context, ChangeSet& changes);
+  /// Takes the newest value of an entry's progress lane, if a new one came: a redraw, and one
+  /// delivery counted.
+  static void take_progress(Entry& e, ChangeSet& changes);
   /// Runs the finish callback of an entry, with the outcome `kind` (or failed, if its worker
   /// threw).
   static void finish(Entry& e, ThreadOutcome::Kind kind, CallbackContext& context, ChangeSet& changes);

@@ -18,6 +18,18 @@
 namespace cadence::testing {
 namespace {
 
+struct None {};
+
+/// A worker that counts the Custom messages it gets, until Terminate.
+auto counts_customs_until_terminate(std::atomic<int>& customs) {
+  return [&customs](int, ThreadSender<None>&, ThreadReceiver& in) {
+    while (auto m = in.receive_for(Duration::max(), false)) {
+      if (m->is_custom()) ++customs;
+      if (m->is_terminate()) return;
+    }
+  };
+}
+
 struct Seen {
   int writes = 0;                          // write-backs delivered
   std::vector<ThreadOutcome> outcomes;     // finish callbacks run
@@ -83,7 +95,6 @@ TEST(ThreadOutcomeTest, AStopAskedForAfterTheWorkerReturnedLeavesItFinished) {
   // outcome was decided: its destructor says the worker is done.
   auto guard = std::shared_ptr<Latch>(&returned, [](Latch* l) { l->open(); });
   const ThreadId id = ThreadId::unique();
-  struct None {};
   ASSERT_TRUE(loop.runtime().start_thread(
       id, Thread::create(
               0, None{}, [guard = std::move(guard)](int, ThreadSender<None>&, ThreadReceiver&) {},
@@ -148,7 +159,6 @@ TEST(ThreadOutcomeTest, AFinishCallbackThatThrowsIsReportedAndTheThreadStillGoes
   ThreadLoop loop;
   int runs = 0;
   const ThreadId id = ThreadId::unique();
-  struct None {};
   ASSERT_TRUE(loop.runtime().start_thread(
       id, Thread::create(0, None{}, [](int, ThreadSender<None>&, ThreadReceiver&) {},
                          [&runs](None&, const ThreadOutcome&, CallbackContext&) {
@@ -167,7 +177,6 @@ TEST(ThreadOutcomeTest, DuringItsFinishCallbackTheThreadIsStillThereAndItsIdMayS
   ThreadLoop loop;
   const ThreadId id = ThreadId::unique();
   std::vector<std::string> log;
-  struct None {};
   const auto make = [&](const std::string& name, bool restart, auto& self) -> Thread {
     return Thread::create(0, None{}, [](int, ThreadSender<None>&, ThreadReceiver&) {},
                           [&log, id, name, restart, s = &self](None&, const ThreadOutcome&, CallbackContext& ctx) {
@@ -194,6 +203,61 @@ TEST(ThreadOutcomeTest, AThreadWhoseStartWasDroppedUnappliedGetsNoOutcome) {
   EXPECT_EQ(loop.runtime().thread_count(), 0u);
 }
 
+// The finish callback's own capture is destroyed when the thread is removed; its destructor may
+// call the runtime: inside the frame (deferred, carried out when the frame's changes apply), or
+// while the runtime is destroyed (refused, closed).
+struct CallsRuntimeWhenDestroyed {
+  WindowRuntime* runtime = nullptr;
+  Status* result = nullptr;
+  ~CallsRuntimeWhenDestroyed() {
+    if (runtime != nullptr) *result = runtime->add_timer(TimerId::unique(), Timer::once(1s, [](TimerCallbackInfo&) {}));
+  }
+};
+
+TEST(ThreadOutcomeTest, AFinishCallbacksCaptureMayCallTheRuntimeWhenItIsDestroyed) {
+  Status from_destructor = Error{Errc::invalid_argument, "not destroyed yet"};
+  {
+    ThreadLoop loop;
+    auto capture = std::make_shared<CallsRuntimeWhenDestroyed>();  // no temporary whose destructor would call too
+    capture->runtime = &loop.runtime();
+    capture->result = &from_destructor;
+    int runs = 0;
+    const ThreadId id = ThreadId::unique();
+    ASSERT_TRUE(loop.runtime().start_thread(
+        id, Thread::create(0, None{}, [](int, ThreadSender<None>&, ThreadReceiver&) {},
+                           [capture, &runs](None&, const ThreadOutcome&, CallbackContext&) { ++runs; })));
+    capture.reset();  // the finish callback holds the only reference
+    ASSERT_TRUE(loop.run_until([&] { return !loop.runtime().has_thread(id); }));
+    for (int i = 0; i < 3; ++i) loop.frame();
+    EXPECT_EQ(runs, 1);
+    ASSERT_TRUE(from_destructor.ok()) << from_destructor.error().message;
+    EXPECT_EQ(loop.runtime().timer_count(), 1u);  // added when the frame's changes were applied
+    EXPECT_TRUE(loop.failures().empty());
+  }
+  // Abandoned: the capture goes while the runtime is destroyed, and its call is refused.
+  Status while_closing;
+  {
+    ThreadLoop loop;
+    auto capture = std::make_shared<CallsRuntimeWhenDestroyed>();  // no temporary whose destructor would call too
+    capture->runtime = &loop.runtime();
+    capture->result = &while_closing;
+    int runs = 0;
+    ASSERT_TRUE(loop.runtime().start_thread(
+        ThreadId::unique(),
+        Thread::create(
+            0, None{}, [](int, ThreadSender<None>&, ThreadReceiver& in) {
+              while (!in.stop_requested()) (void)in.receive_for(Duration::max(), false);
+            },
+            [capture, &runs](None&, const ThreadOutcome& o, CallbackContext&) {
+              ++runs;
+              EXPECT_EQ(o.kind, ThreadOutcome::Kind::abandoned);
+            })));
+    capture.reset();
+  }
+  ASSERT_FALSE(while_closing.ok());
+  EXPECT_EQ(while_closing.error().code, Errc::closed);
+}
+
 // ---- Thread::job ---------------------------------------------------------------------------
 
 TEST(ThreadJobTest, TheValueTheWorkReturnsReachesDone) {
@@ -211,6 +275,9 @@ TEST(ThreadJobTest, TheValueTheWorkReturnsReachesDone) {
   EXPECT_EQ(how->kind, ThreadOutcome::Kind::finished);
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->size(), 1000u);
+  how.reset();
+  for (int i = 0; i < 5; ++i) loop.frame();
+  EXPECT_FALSE(how.has_value());  // `done` ran exactly once
   EXPECT_GE(loop.redraws(), 1);
 }
 
@@ -275,16 +342,10 @@ TEST(ThreadStartInFrameTest, HasThreadIsTrueFromStartThreadOnAndItsMessagesAndSt
   std::vector<std::string> log;
   std::atomic<int> customs{0};
   std::optional<ThreadOutcome> how;
-  struct None {};
   ASSERT_TRUE(loop.runtime().add_timer(TimerId::unique(), Timer::once(1ms, [&](TimerCallbackInfo& info) {
     Thread t = Thread::create(
         0, None{},
-        [&customs](int, ThreadSender<None>&, ThreadReceiver& in) {
-          while (auto m = in.receive_for(Duration::max(), false)) {
-            if (m->is_custom()) ++customs;
-            if (m->is_terminate()) return;
-          }
-        },
+        counts_customs_until_terminate(customs),
         [&how](None&, const ThreadOutcome& o, CallbackContext&) { how = o; });
     log.push_back(std::string("before ") + (loop.runtime().has_thread(id) ? "yes" : "no"));
     log.push_back(info.context.start_thread(id, std::move(t)) ? "started" : "refused");
@@ -325,7 +386,6 @@ TEST(ThreadProgressTest, TheUiSeesTheNewestValueAtMostOncePerFrameWithOneWakePer
   constexpr int kReports = 200'000;
   Latch reported;
   const ThreadId id = ThreadId::unique();
-  struct None {};
   ASSERT_TRUE(loop.runtime().start_thread(
       id, Thread::create(0, None{}, [&reported](int, ThreadSender<None>& out, ThreadReceiver& in) {
         for (int i = 1; i <= kReports; ++i) out.progress(i);
@@ -359,7 +419,6 @@ TEST(ThreadProgressTest, TheLastValueIsTakenBeforeTheFinishCallbackAndEachNewOne
   ThreadLoop loop;
   const ThreadId id = ThreadId::unique();
   std::optional<int> at_finish;
-  struct None {};
   WindowRuntime& runtime = loop.runtime();
   ASSERT_TRUE(runtime.start_thread(
       id, Thread::create(
@@ -381,7 +440,6 @@ TEST(ThreadProgressTest, AMoveOnlyValueAndAChangeOfTypeBothArrive) {
   const ThreadId id = ThreadId::unique();
   Latch first_seen;
   Latch moved_on;
-  struct None {};
   ASSERT_TRUE(loop.runtime().start_thread(
       id, Thread::create(0, None{}, [&](int, ThreadSender<None>& out, ThreadReceiver& in) {
         out.progress(std::make_unique<int>(5));
@@ -412,8 +470,7 @@ TEST(ThreadProgressTest, ProgressFromAnotherThreadOrAfterTheRuntimeIsGoneIsRefus
     WindowRuntime::Options options;
     options.join_deadline = Duration::zero();  // let the worker go at once
     ThreadLoop loop(options);
-    struct None {};
-    Latch ready;
+      Latch ready;
     ASSERT_TRUE(loop.runtime().start_thread(
         ThreadId::unique(),
         Thread::create(0, None{}, [&](int, ThreadSender<None>& out, ThreadReceiver&) {
@@ -434,8 +491,6 @@ TEST(ThreadProgressTest, ProgressFromAnotherThreadOrAfterTheRuntimeIsGoneIsRefus
 
 // ---- found by review ------------------------------------------------------------------------
 
-struct None {};
-
 // An id started again from its own finish callback: the stop and the message sent to that id
 // there are for the new thread (they used to reach the finishing one, still in the table).
 TEST(ThreadOutcomeReviewTest, ARestartFromOnFinishGetsTheMessageAndTheStopSentToItsId) {
@@ -455,12 +510,7 @@ TEST(ThreadOutcomeReviewTest, ARestartFromOnFinishGetsTheMessageAndTheStopSentTo
                 if (restarted) return;
                 Thread next = Thread::create(
                     0, None{},
-                    [&customs](int, ThreadSender<None>&, ThreadReceiver& in) {
-                      while (auto m = in.receive_for(Duration::max(), false)) {
-                        if (m->is_custom()) ++customs;
-                        if (m->is_terminate()) return;
-                      }
-                    },
+                    counts_customs_until_terminate(customs),
                     [&second](None&, const ThreadOutcome& o, CallbackContext&) { second = o; });
                 restarted = ctx.start_thread(id, std::move(next)).ok();
                 sent = ctx.send_to_thread(id, Payload::of(1));

@@ -57,6 +57,19 @@ TEST_P(WhenHiddenTest, ThrottleRunsAtMostOncePerPeriodAndCatchesUpWhenShown) {
   EXPECT_EQ(times("poll"), (std::vector<std::int64_t>{100, 200, 1200, 2200, 3200, 3500, 3600, 3700}));
 }
 
+TEST_P(WhenHiddenTest, AThrottledTimersLastRunAtItsTimeoutIsNotHeldBack) {
+  add(TimerId::unique(), logged("poll").with_delay(100ms).with_interval(100ms).with_timeout(450ms)
+                             .with_when_hidden(WhenHidden::throttle(1s)));
+  run_until(150);  // 100
+  ASSERT_TRUE(runtime.set_hidden(true));
+  run_until(2000);
+  // Held back at 200, 300, 400; the timeout at 450 runs, within the second after 100.
+  EXPECT_EQ(times("poll"), (std::vector<std::int64_t>{100, 450}));
+  ASSERT_FALSE(runs.empty());
+  EXPECT_TRUE(runs.back().last);
+  EXPECT_EQ(runtime.timer_count(), 0u);
+}
+
 TEST_P(WhenHiddenTest, SystemTimersPauseWhileHiddenAndResumeWhenShown) {
   const TimerId caret{0x01};
   ASSERT_TRUE(runtime.add_system_timer(caret, logged("caret").with_delay(530ms).with_interval(530ms)));
