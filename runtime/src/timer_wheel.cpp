@@ -78,18 +78,7 @@ void TimerWheel::insert(std::uint32_t i, std::uint32_t level, bool at_front) {
     level0_occupied_.set(slot);
     return;
   }
-  CoarseLevel& L = coarse(level);
-  const std::uint32_t index = coarse_index(level, d);
-  CoarseSlot& s = L.slots[index];
-  if (s.count == 0 || d < s.min_ms) {
-    s.min_ms = d;
-    s.min_count = 1;
-  } else if (d == s.min_ms) {
-    ++s.min_count;
-  }
-  ++s.count;
-  ++L.count;
-  L.occupied.set(index);
+  coarse(level).added(coarse_index(level, d), d);
   coarse_occupied_levels_ |= 1u << level;
 }
 
@@ -102,20 +91,11 @@ void TimerWheel::remove(std::uint32_t i) {
     return;
   }
   const std::int64_t d = pool_.payload(i).deadline_ms;
-  CoarseLevel& L = coarse(level);
-  const std::uint32_t index = coarse_index(level, d);
-  CoarseSlot& s = L.slots[index];
-  if (L.drain_cursor == i) L.drain_cursor = is_end(e.prev) ? kNil : e.prev;
+  detail::WheelLevel& L = coarse(level);
+  if (L.drain().cursor == i) L.drain().cursor = is_end(e.prev) ? kNil : e.prev;
   unlink(i);
-  --s.count;
-  --L.count;
-  if (s.count == 0) {
-    L.occupied.clear(index);
-    s.min_count = 0;
-  } else if (d == s.min_ms && s.min_count > 0) {
-    --s.min_count;  // reaching 0 means "relearn the earliest deadline" (I5)
-  }
-  if (L.count == 0) coarse_occupied_levels_ &= ~(1u << level);
+  L.removed(coarse_index(level, d), d);  // may leave the earliest deadline to relearn (I5)
+  if (L.count() == 0) coarse_occupied_levels_ &= ~(1u << level);
   if (next_fire_valid_ && next_fire_ms_ == d) next_fire_valid_ = false;
 }
 
@@ -151,10 +131,10 @@ std::optional<Ticks> TimerWheel::next_fire_slow() {
     const auto level = static_cast<std::uint32_t>(std::countr_zero(bits));
     const std::int64_t block = front_block(level);
     if (block * width_of(level) >= best) continue;  // every entry of the level is later
-    const std::uint32_t index = static_cast<std::uint32_t>(static_cast<std::uint64_t>(block) & (kCoarseSlots - 1));
-    CoarseSlot& s = coarse(level).slots[index];
-    if (s.min_count == 0) relearn_min(kLevel0Slots + (level - 1) * kCoarseSlots + index, s);
-    best = std::min(best, s.min_ms);
+    const std::uint32_t index = block_index(block);
+    detail::CoarseBlock& b = coarse(level).block(index);
+    if (b.min_unknown()) relearn_min(coarse_slot_id(level, index), b);
+    best = std::min(best, b.min_ms);
   }
   next_fire_ms_ = best == kNever ? std::nullopt : std::optional<std::int64_t>(best);
   next_fire_valid_ = true;
@@ -173,7 +153,7 @@ bool TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
   // level first, so that what comes down is looked at again one level lower.
   for (std::uint32_t level = kLevels - 1; level >= 1; --level) {
     if ((coarse_occupied_levels_ & (1u << level)) == 0) continue;
-    const CoarseSlot& c = coarse(level).slots[coarse_index(level, d)];
+    const detail::CoarseBlock& c = coarse(level).block(coarse_index(level, d));
     if (c.count == 0 || (c.min_count > 0 && c.min_ms != d)) continue;
     const std::int64_t block = d >> shift_of(level);
     const bool moving = (block - 1) * width_of(level) < now_ms_;
@@ -194,12 +174,7 @@ bool TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
 }
 
 std::int64_t TimerWheel::front_block(std::uint32_t level) const noexcept {
-  const CoarseLevel& L = coarse(level);
-  const std::int64_t cur = now_ms_ >> shift_of(level);
-  const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(cur + 1) & (kCoarseSlots - 1));
-  const std::uint32_t index = L.occupied.find_from(from);
-  if (index == detail::RingBitmap<kCoarseSlots>::kNone) return kNever / width_of(level);
-  return cur + 1 + ((index - from) & (kCoarseSlots - 1));
+  return coarse(level).front_block(now_ms_ >> shift_of(level), kNever / width_of(level));
 }
 
 std::int64_t TimerWheel::next_level0_ms() const noexcept {
@@ -272,68 +247,49 @@ void TimerWheel::drain_step(std::uint32_t level, std::int64_t target_ms) {
   const std::int64_t block = (target_ms >> shift_of(level)) + 1;
   const std::int64_t start = (block - 1) * width_of(level);
   if (target_ms <= start) return;  // the window opens only once time is past its start
-  CoarseLevel& L = coarse(level);
-  const CoarseSlot& s = L.slots[static_cast<std::uint64_t>(block) & (kCoarseSlots - 1)];
-  if (s.count == 0) return;
-  if (L.drain_block != block) {
-    L.drain_block = block;
-    L.drain_cursor = kNil;
-    L.drain_skipped = false;
-    L.drain_progress_ms = start;
-  }
-  const std::int64_t last = L.drain_progress_ms;
+  detail::WheelLevel& L = coarse(level);
+  const detail::CoarseBlock& b = L.block(block_index(block));
+  if (b.count == 0) return;
+  L.begin_drain(block, start);
+  const std::int64_t last = L.drain().progress_ms;
   const std::int64_t end = drain_end_ms(level, block);
   if (target_ms <= last) return;
   // Move the share of what is left that matches the share of the window that passed.
   const double share = static_cast<double>(target_ms - last) / static_cast<double>(end - last);
-  const auto budget = static_cast<std::uint64_t>(std::ceil(static_cast<double>(s.count) * share));
-  L.drain_progress_ms = target_ms;
+  const auto budget = static_cast<std::uint64_t>(std::ceil(static_cast<double>(b.count) * share));
+  L.drain().progress_ms = target_ms;
   drain(level, block, budget, /*finish=*/false);
 }
 
 void TimerWheel::drain(std::uint32_t level, std::int64_t block, std::uint64_t budget, bool finish) {
-  CoarseLevel& L = coarse(level);
-  const std::uint32_t index = static_cast<std::uint32_t>(static_cast<std::uint64_t>(block) & (kCoarseSlots - 1));
-  const std::uint32_t slot = kLevel0Slots + (level - 1) * kCoarseSlots + index;
-  CoarseSlot& s = L.slots[index];
-  if (L.drain_block != block) {
-    L.drain_block = block;
-    L.drain_cursor = kNil;
-    L.drain_skipped = false;
-    L.drain_progress_ms = (block - 1) * width_of(level);
-  }
+  detail::WheelLevel& L = coarse(level);
+  const std::uint32_t index = block_index(block);
+  const std::uint32_t slot = coarse_slot_id(level, index);
+  const detail::CoarseBlock& b = L.block(index);
+  L.begin_drain(block, (block - 1) * width_of(level));
+  detail::BlockDrain& walk = L.drain();
   // For each deadline, entries must leave in tail-to-head order (I4). A walk that skipped
   // earliest-deadline entries must therefore start again at the tail before it moves them.
-  const auto restart_if_skipped = [&L] {
-    if (L.drain_skipped) {
-      L.drain_cursor = kNil;
-      L.drain_skipped = false;
-    }
-  };
-  if (finish) restart_if_skipped();
-  while (s.count > 0 && (finish || budget > 0)) {
-    // I5: while other entries remain, the earliest ones stay, so the slot's minimum stays known.
-    const bool keep_earliest = !finish && s.min_count > 0 && s.count > s.min_count;
-    if (!keep_earliest) restart_if_skipped();
-    if (L.drain_cursor == kNil) L.drain_cursor = ends_[slot].tail;
-    const std::uint32_t i = L.drain_cursor;
+  if (finish) L.restart_walk_if_skipped();
+  while (b.count > 0 && (finish || budget > 0)) {
+    // I5: while other entries remain, the earliest ones stay, so the block's minimum stays known.
+    const bool keep_earliest = !finish && b.min_count > 0 && b.count > b.min_count;
+    if (!keep_earliest) L.restart_walk_if_skipped();
+    if (walk.cursor == kNil) walk.cursor = ends_[slot].tail;
+    const std::uint32_t i = walk.cursor;
     const std::uint32_t prev = pool_.links(i).prev;
-    L.drain_cursor = is_end(prev) ? kNil : prev;
-    if (keep_earliest && pool_.payload(i).deadline_ms == s.min_ms) {
-      L.drain_skipped = true;
+    walk.cursor = is_end(prev) ? kNil : prev;
+    if (keep_earliest && pool_.payload(i).deadline_ms == b.min_ms) {
+      walk.skipped = true;
       continue;
     }
     move_down(i);
     if (!finish) --budget;
   }
-  if (s.count == 0) {
-    L.drain_block = -1;
-    L.drain_cursor = kNil;
-    L.drain_skipped = false;
-  }
+  if (b.count == 0) L.end_drain();
 }
 
-void TimerWheel::relearn_min(std::uint32_t slot, CoarseSlot& meta) {
+void TimerWheel::relearn_min(std::uint32_t slot, detail::CoarseBlock& meta) {
   ++stats_.slot_rescans;
   std::int64_t min_ms = kNever;
   std::uint32_t min_count = 0;

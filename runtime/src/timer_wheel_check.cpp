@@ -48,14 +48,14 @@ std::string TimerWheel::check_invariants() const {
     if (!why.empty()) return why;
   }
   for (std::uint32_t level = 1; level < kLevels; ++level) {
-    const CoarseLevel& L = coarse(level);
+    const detail::WheelLevel& L = coarse(level);
     const std::int64_t cur = now_ms_ >> shift_of(level);
     std::uint64_t level_count = 0;
     for (std::uint32_t index = 0; index < kCoarseSlots; ++index) {
-      const CoarseSlot& s = L.slots[index];
-      const std::uint32_t slot = kLevel0Slots + (level - 1) * kCoarseSlots + index;
+      const detail::CoarseBlock& s = L.block(index);
+      const std::uint32_t slot = coarse_slot_id(level, index);
       const std::string where = "level " + num(level) + " slot " + num(index) + ": ";
-      if ((ends_[slot].head != detail::kNil) != L.occupied.test(index)) return where + "bitmap disagrees";
+      if ((ends_[slot].head != detail::kNil) != L.occupied(index)) return where + "bitmap disagrees";
       std::uint32_t n = 0, at_min = 0;
       std::int64_t min_ms = INT64_MAX;
       std::string why = walk(slot, level, where, [&](std::int64_t d) -> std::string {
@@ -85,7 +85,9 @@ std::string TimerWheel::check_invariants() const {
       if (n > 0 && s.min_count == 0 && s.min_ms > min_ms) return where + "a stale minimum above the true one";
       level_count += n;
     }
-    if (level_count != L.count) return "level " + num(level) + ": count " + num(L.count) + " but " + num(level_count);
+    if (level_count != L.count()) {
+      return "level " + num(level) + ": count " + num(L.count()) + " but " + num(level_count);
+    }
     if ((level_count != 0) != ((coarse_occupied_levels_ >> level) & 1u)) return "level " + num(level) + ": occupancy bit";
     total += level_count;
   }

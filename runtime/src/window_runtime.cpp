@@ -220,13 +220,13 @@ WindowRuntime::~WindowRuntime() {
     std::abort();
   }
   // From here every call that would change the runtime is refused with `closed`. The workers are
-  // stopped and joined first; then both tables are swapped for empty ones, and only then are the
-  // threads' data and the timers' callbacks destroyed, so that what their destructors call finds
-  // an empty, consistent runtime.
+  // stopped and joined first; then both tables hand over everything they hold, and only then are
+  // the threads' data and the timers' callbacks destroyed, so that what their destructors call
+  // finds an empty, consistent runtime.
   m.closing = true;
   m.threads.shutdown();
   auto doomed_threads = m.threads.release();
-  auto doomed_timers = std::exchange(m.timers, detail::TimerTable(m.origin, m.options.queue));
+  std::vector<Timer> doomed_timers = m.timers.release_all();
   {
     // Each thread still here gets its one outcome, abandoned, after what its worker sent; what
     // those callbacks ask of the runtime is refused (closed) and their change-set dropped.

@@ -198,38 +198,6 @@ TYPED_TEST(TimerQueueTest, NextFireIsTheTrueEarliestDeadline) {
   EXPECT_EQ(this->queue_.next_fire(), std::nullopt);
 }
 
-TYPED_TEST(TimerQueueTest, PeekNextListsTheTimersOfTheNextDeadlineInFireOrder) {
-  Tokens out{99};  // what is there stays
-  EXPECT_TRUE(this->queue_.peek_next(out, 8)) << "an empty queue has nothing to list";
-  EXPECT_EQ(out, Tokens{99});
-  this->queue_.schedule(Ticks{40}, 1);
-  const QueueId b = this->queue_.schedule(Ticks{30}, 2);
-  this->queue_.schedule(Ticks{30}, 3);
-  this->queue_.schedule(Ticks{30}, 4);
-  out.clear();
-  ASSERT_TRUE(this->queue_.peek_next(out, 8));
-  EXPECT_EQ(out, (Tokens{2, 3, 4}));
-  // Cancelled timers are not listed; listing changes nothing.
-  EXPECT_TRUE(this->queue_.cancel(b));
-  out.clear();
-  ASSERT_TRUE(this->queue_.peek_next(out, 8));
-  EXPECT_EQ(out, (Tokens{3, 4}));
-  EXPECT_EQ(this->advance(30), (Tokens{3, 4}));
-  out.clear();
-  ASSERT_TRUE(this->queue_.peek_next(out, 8));
-  EXPECT_EQ(out, Tokens{1});
-}
-
-TYPED_TEST(TimerQueueTest, PeekNextRefusesMoreThanItsLimitAndLeavesTheOutputAlone) {
-  for (Token t = 1; t <= 10; ++t) this->queue_.schedule(Ticks{5}, t);
-  Tokens out{7};
-  EXPECT_FALSE(this->queue_.peek_next(out, 9));
-  EXPECT_EQ(out, Tokens{7});
-  EXPECT_TRUE(this->queue_.peek_next(out, 10));
-  EXPECT_EQ(out.size(), 11u);
-  EXPECT_EQ(this->advance(5).size(), 10u) << "nothing was taken out";
-}
-
 TYPED_TEST(TimerQueueTest, ActiveCountExcludesCancelledTimers) {
   std::vector<QueueId> ids;
   for (Token t = 0; t < 100; ++t) ids.push_back(this->queue_.schedule(Ticks{static_cast<std::int64_t>(t) * 1000}, t));

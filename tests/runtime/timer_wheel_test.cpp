@@ -26,22 +26,6 @@ TEST(TimerWheelTest, TimersWithinSixteenSecondsAreNeverMoved) {
   EXPECT_EQ(wheel.stats().fired, 20'000u);
 }
 
-TEST(TimerWheelTest, PeekNextAnswersOnlyOnceTheNextDeadlineIsOnLevelZero) {
-  TimerWheel wheel;
-  const std::int64_t far = 3 * kLevel1Width + 123;  // on level 1 at first
-  wheel.schedule(Ticks{far}, 1);
-  wheel.schedule(Ticks{far}, 2);
-  std::vector<Token> out;
-  EXPECT_FALSE(wheel.peek_next(out, 8)) << "its entries still sit in a coarse slot";
-  EXPECT_TRUE(out.empty());
-  // Frames carry it down to level 0 well before it is due.
-  std::vector<Token> fired;
-  for (std::int64_t now = 16; now < far - 16; now += 16) wheel.advance(Ticks{now}, fired);
-  ASSERT_TRUE(fired.empty());
-  ASSERT_TRUE(wheel.peek_next(out, 8));
-  EXPECT_EQ(out, (std::vector<Token>{1, 2}));
-}
-
 TEST(TimerWheelTest, LongTimersMoveDownAndFireAtTheirExactTick) {
   TimerWheel wheel;
   const std::vector<std::int64_t> delays = {20'000, 3'000'000, 900'000'123, 5'000'000'000'017LL, 7LL << 50};

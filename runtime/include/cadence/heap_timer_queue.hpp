@@ -17,6 +17,9 @@
 #include "cadence/timer_queue.hpp"
 
 namespace cadence {
+namespace detail {
+class TableQueue;
+}
 
 class HeapTimerQueue final : public TimerQueue {
  public:
@@ -33,13 +36,16 @@ class HeapTimerQueue final : public TimerQueue {
   std::size_t active_count() const override { return heap_.live_count(); }
   /// O(1) after dropping cancelled roots.
   std::optional<Ticks> next_fire() override;
-  /// Walks the heap from the root through the entries that share its deadline.
-  bool peek_next(std::vector<Token>& out, std::size_t max) override;
-
   /// The heap underneath, for inspection (size() includes cancelled entries not yet dropped).
   const TimeoutHeap& heap() const noexcept { return heap_; }
 
  private:
+  friend class detail::TableQueue;
+  /// For the runtime's timer table: appends the tokens due at next_fire(), in fire order, and
+  /// returns true when there are at most `max`, else returns false and leaves `out` as it was.
+  /// Walks the heap from the root through the entries that share its deadline: O(max).
+  bool peek_next(std::vector<Token>& out, std::size_t max);
+
   TimeoutHeap heap_;
   std::int64_t now_ms_;
 };

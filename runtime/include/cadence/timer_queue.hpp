@@ -98,13 +98,6 @@ class TimerQueue {
   virtual std::size_t active_count() const = 0;
   /// The earliest pending deadline; nullopt when none. Cost: see each queue; no scan of all timers.
   virtual std::optional<Ticks> next_fire() = 0;
-  /// Appends to `out` the tokens of every pending timer whose deadline is next_fire(), in fire
-  /// order, and returns true, when there are at most `max` of them and the queue can list them
-  /// cheaply. Otherwise returns false and leaves `out` as it was. Nothing observable changes in
-  /// the queue (a wheel may move those timers down a level early, as its advance would before
-  /// their deadline). Lets a caller that keeps finer times than a tick find the
-  /// exact instant of its next timer. Cost: O(max) at most, plus next_fire().
-  virtual bool peek_next(std::vector<Token>& out, std::size_t max) = 0;
 };
 
 }  // namespace cadence

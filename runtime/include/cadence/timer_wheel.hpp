@@ -37,9 +37,13 @@
 
 #include "cadence/detail/ring_bitmap.hpp"
 #include "cadence/detail/wheel_entry_pool.hpp"
+#include "cadence/detail/wheel_level.hpp"
 #include "cadence/timer_queue.hpp"
 
 namespace cadence {
+namespace detail {
+class TableQueue;
+}
 
 /// Counters for tests, benchmarks and curiosity. All are totals since construction.
 struct WheelStats {
@@ -77,16 +81,6 @@ class TimerWheel final : public TimerQueue {
   Ticks now() const override { return Ticks{now_ms_}; }
   std::size_t active_count() const override { return active_; }
   std::optional<Ticks> next_fire() override;
-  /// Lists the level-0 slot of the next deadline. When entries with that deadline still sit on
-  /// a coarse level in a block that has begun moving down and holds at most kPeekDrainMax
-  /// entries, it finishes that block's move first (O(its entries), which its drain would have
-  /// spent before the deadline anyway). False while such entries sit in a block that has not
-  /// begun moving (the next timer is more than 16.4 s away) or in a larger one.
-  bool peek_next(std::vector<Token>& out, std::size_t max) override;
-  /// The largest coarse block peek_next() moves down at once: 4,096 entries, about 100 us, so
-  /// that a call never costs a frame (the drains spread larger blocks over their window).
-  static constexpr std::uint32_t kPeekDrainMax = 4096;
-
   /// The deadline of a pending timer, or nullopt for a fired, cancelled or unknown id. O(1).
   std::optional<Ticks> deadline_of(QueueId id) const;
   /// Bytes held by the wheel, excluding the object itself. O(1).
@@ -97,6 +91,19 @@ class TimerWheel final : public TimerQueue {
   std::string check_invariants() const;
 
  private:
+  friend class detail::TableQueue;
+  /// For the runtime's timer table, which keeps finer times than a tick: appends the tokens
+  /// due at next_fire(), in fire order, and returns true, when there are at most `max` and they
+  /// can be listed cheaply; else returns false and leaves `out` as it was. It lists the level-0 slot of the next deadline. When entries with that deadline still sit on
+  /// a coarse level in a block that has begun moving down and holds at most kPeekDrainMax
+  /// entries, it finishes that block's move first (O(its entries), which its drain would have
+  /// spent before the deadline anyway). False while such entries sit in a block that has not
+  /// begun moving (the next timer is more than 16.4 s away) or in a larger one.
+  bool peek_next(std::vector<Token>& out, std::size_t max);
+  /// The largest coarse block peek_next() moves down at once: 4,096 entries, about 100 us, so
+  /// that a call never costs a frame (the drains spread larger blocks over their window).
+  static constexpr std::uint32_t kPeekDrainMax = 4096;
+
   static constexpr std::uint32_t kLevel0Slots = std::uint32_t{1} << kLevel0Bits;
   static constexpr std::uint32_t kCoarseSlots = std::uint32_t{1} << kCoarseBits;
   /// Slots are numbered across levels: level 0 first, then 128 per coarse level.
@@ -106,36 +113,30 @@ class TimerWheel final : public TimerQueue {
     std::uint32_t head;
     std::uint32_t tail;
   };
-  struct CoarseSlot {
-    std::uint32_t count = 0;
-    std::uint32_t min_count = 0;  // entries at min_ms; 0 with count > 0 means "relearn"
-    std::int64_t min_ms = 0;
-  };
-  struct CoarseLevel {
-    std::array<CoarseSlot, kCoarseSlots> slots;
-    detail::RingBitmap<kCoarseSlots> occupied;
-    std::uint64_t count = 0;
-    // The block now moving down: where the walk stands and how far in time it has got.
-    std::int64_t drain_block = -1;
-    std::uint32_t drain_cursor = detail::kNil;
-    bool drain_skipped = false;  // this walk left earliest-deadline entries behind the cursor
-    std::int64_t drain_progress_ms = 0;
-  };
+  static_assert(detail::WheelLevel::kBlocks == kCoarseSlots, "a coarse level's ring is 2^kCoarseBits blocks");
 
-  CoarseLevel& coarse(std::uint32_t level) noexcept { return coarse_[level - 1]; }
-  const CoarseLevel& coarse(std::uint32_t level) const noexcept { return coarse_[level - 1]; }
+  detail::WheelLevel& coarse(std::uint32_t level) noexcept { return coarse_[level - 1]; }
+  const detail::WheelLevel& coarse(std::uint32_t level) const noexcept { return coarse_[level - 1]; }
   static constexpr std::uint32_t shift_of(std::uint32_t level) noexcept {
     return kLevel1Shift + kRatioBits * (level - 1);
   }
   static constexpr std::int64_t width_of(std::uint32_t level) noexcept { return std::int64_t{1} << shift_of(level); }
   static std::int64_t drain_end_ms(std::uint32_t level, std::int64_t block) noexcept;
   static std::uint32_t level_for_delta(std::int64_t delta_ms) noexcept;
+  /// Where block number `block` sits in its level's ring.
+  static std::uint32_t block_index(std::int64_t block) noexcept {
+    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(block) & (kCoarseSlots - 1));
+  }
   static std::uint32_t coarse_index(std::uint32_t level, std::int64_t deadline_ms) noexcept {
-    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(deadline_ms >> shift_of(level)) & (kCoarseSlots - 1));
+    return block_index(deadline_ms >> shift_of(level));
+  }
+  /// The slot list of block `index` of coarse level `level`.
+  static constexpr std::uint32_t coarse_slot_id(std::uint32_t level, std::uint32_t index) noexcept {
+    return kLevel0Slots + (level - 1) * kCoarseSlots + index;
   }
   static std::uint32_t slot_id(std::uint32_t level, std::int64_t deadline_ms) noexcept {
     if (level == 0) return static_cast<std::uint32_t>(static_cast<std::uint64_t>(deadline_ms) & (kLevel0Slots - 1));
-    return kLevel0Slots + (level - 1) * kCoarseSlots + coarse_index(level, deadline_ms);
+    return coarse_slot_id(level, coarse_index(level, deadline_ms));
   }
 
   void link_back(std::uint32_t slot, std::uint32_t i) noexcept;
@@ -154,12 +155,12 @@ class TimerWheel final : public TimerQueue {
   void fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, AdvanceReport& report);
   void drain(std::uint32_t level, std::int64_t block, std::uint64_t budget, bool finish);
   void drain_step(std::uint32_t level, std::int64_t target_ms);
-  void relearn_min(std::uint32_t slot, CoarseSlot& meta);
+  void relearn_min(std::uint32_t slot, detail::CoarseBlock& meta);
 
   detail::WheelEntryPool pool_;
   std::unique_ptr<SlotEnds[], detail::FreeDeleter> ends_;  // kSlotCount, zeroed: all empty
   detail::RingBitmap<kLevel0Slots> level0_occupied_;
-  std::array<CoarseLevel, kLevels - 1> coarse_;  // levels 1..8 at [level - 1]
+  std::array<detail::WheelLevel, kLevels - 1> coarse_;  // levels 1..8 at [level - 1]
   std::int64_t now_ms_;
   std::size_t active_ = 0;
   std::uint32_t coarse_occupied_levels_ = 0;  // bit k: level k holds entries
