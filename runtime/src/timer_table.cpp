@@ -9,15 +9,13 @@
 namespace cadence::detail {
 namespace {
 
-Status not_found(TimerId id) {
-  return Error{Errc::not_found, "no timer with id " + hex(id.value) + " in this window"};
-}
-
 bool pauses_when_hidden(const TimerSlot& s) {
   return s.id.is_system() || s.timer->when_hidden().kind == WhenHidden::Kind::pause;
 }
 
 }  // namespace
+
+Error no_such_timer(TimerId id) { return Error{Errc::not_found, "no timer with id " + hex(id.value) + " in this window"}; }
 
 TimerTable::TimerTable(Instant origin, QueueKind kind) : timeline_(origin), queue_(kind) {}
 
@@ -46,7 +44,7 @@ Status TimerTable::add(TimerId id, Timer timer, Instant created) {
 
 Status TimerTable::remove(TimerId id) {
   const TimerSlot* s = slots_.find(id);
-  if (s == nullptr) return not_found(id);
+  if (s == nullptr) return no_such_timer(id);
   const std::optional<Timer> doomed = free_slot(slots_.index_of(*s));
   return {};  // `doomed` goes now, with the table consistent: its destructor may call the runtime
 }
@@ -81,7 +79,7 @@ bool TimerTable::has_running(TimerId id) const {
 
 Status TimerTable::pause(TimerId id, Instant at) {
   TimerSlot* s = slots_.find(id);
-  if (s == nullptr) return not_found(id);
+  if (s == nullptr) return no_such_timer(id);
   s->pause.by_hiding = false;  // the app's own pause: it stays paused when the window is shown
   if (s->state == SlotState::paused) return {};
   dequeue(*s);
@@ -99,7 +97,7 @@ Status TimerTable::pause(TimerId id, Instant at) {
 
 Status TimerTable::resume(TimerId id, Instant at) {
   TimerSlot* s = slots_.find(id);
-  if (s == nullptr) return not_found(id);
+  if (s == nullptr) return no_such_timer(id);
   s->pause.by_hiding = false;
   if (s->state != SlotState::paused) return {};
   const std::uint32_t i = slots_.index_of(*s);

@@ -27,6 +27,9 @@
 
 namespace cadence::detail {
 
+/// The error for a timer id the window does not have (nor adds in the change-set at hand).
+Error no_such_timer(TimerId id);
+
 class TimerTable {
  public:
   TimerTable(Instant origin, QueueKind kind);

@@ -97,6 +97,11 @@ struct WindowRuntime::Impl {
     latest = later_of(latest, source.now());
     return latest;
   }
+  /// Checks a timer or thread change against the tables and `set`, and records it there.
+  Status record(ChangeSet& set, Change&& change);
+  /// Carries out a timer or thread change in the tables, counting from `at`; apply() and the
+  /// runtime's own mutators outside a frame both come here.
+  Status carry_out(Change& change, Instant at);
 };
 
 namespace {
@@ -123,28 +128,6 @@ Status check_new_timer(TimerId id, const Timer& timer, bool system) {
   return timer.validate();
 }
 
-// Checks a new timer and adds it to `timers` now, counting from `at`.
-Status add_now(detail::TimerTable& timers, TimerId id, Timer timer, bool system, Instant at) {
-  if (Status s = check_new_timer(id, timer, system); !s) return s;
-  return timers.add(id, std::move(timer), at);
-}
-
-// The deferred forms, shared by CallbackContext and by direct calls made inside a callback.
-// A change-set's changes count from when it is applied; the running frame's is sure to be, so a
-// removal recorded there stops its timer at once (it does not run later in that frame), while one
-// recorded in a set of the app's own does nothing until that set is applied: a set dropped
-// unapplied leaves no trace.
-Status defer_add(detail::TimerTable& timers, ChangeSet& changes, TimerId id, Timer timer, bool system) {
-  if (Status s = check_new_timer(id, timer, system); !s) return s;
-  if ((timers.has_running(id) && !changes.removes_timer(id)) || changes.adds_timer(id)) {
-    return Error{Errc::already_exists, "a timer with id " + detail::hex(id.value) +
-                                           " already exists in this window (or is being added in this frame); "
-                                           "remove it first or use TimerId::unique()"};
-  }
-  changes.add_timer(id, std::move(timer), system);
-  return {};
-}
-
 Status check_new_thread(ThreadId id, Thread& thread) {
   if (!id.is_valid() || id.is_system()) {
     return Error{Errc::invalid_argument, "thread id " + detail::hex(id.value) +
@@ -158,40 +141,77 @@ Status check_new_thread(ThreadId id, Thread& thread) {
   return {};
 }
 
-Status defer_start(detail::ThreadTable& threads, ChangeSet& changes, ThreadId id, Thread thread) {
-  if (Status s = check_new_thread(id, thread); !s) return s;
-  if ((threads.contains(id) && !threads.finishing(id)) || changes.starts_thread(id)) {
-    return Error{Errc::already_exists, "a thread with id " + detail::hex(id.value) +
-                                           " already runs in this window (or starts in this frame)"};
-  }
-  changes.start_thread(id, std::move(thread));
-  return {};
-}
-
-Status missing(TimerId id) {
-  return Error{Errc::not_found, "no timer with id " + detail::hex(id.value) + " in this window"};
-}
-
-Status defer_remove(detail::TimerTable& timers, ChangeSet& changes, TimerId id, bool frame) {
-  const bool live = frame ? timers.stop(id) : timers.has_running(id) && !changes.removes_timer(id);
-  if (live || changes.adds_timer(id)) {
-    changes.remove_timer(id);
-    return {};
-  }
-  return missing(id);
-}
-
-Status defer_pause(detail::TimerTable& timers, ChangeSet& changes, TimerId id, bool pause) {
-  if (!timers.has_running(id) && !changes.adds_timer(id)) return missing(id);
-  if (pause) {
-    changes.pause_timer(id);
-  } else {
-    changes.resume_timer(id);
-  }
-  return {};
+/// The report entry for a change that failed: its timer, or its thread.
+Failure failure_of(const Change& change, Error error) {
+  if (const auto* start = std::get_if<StartThread>(&change)) return Failure{TimerId{}, std::move(error), start->id};
+  const TimerId id = std::visit(
+      [](const auto& c) {
+        if constexpr (requires { { c.id } -> std::same_as<const TimerId&>; }) {
+          return c.id;
+        } else {
+          return TimerId{};
+        }
+      },
+      change);
+  return Failure{id, std::move(error)};
 }
 
 }  // namespace
+
+// A change-set's changes count from when it is applied; the running frame's is sure to be, so a
+// removal recorded there stops its timer at once (it does not run later in that frame), while one
+// recorded in a set of the app's own does nothing until that set is applied: a set dropped
+// unapplied leaves no trace. Everything else is checked now, against the tables and the set, so
+// the caller learns of a mistake at the call; apply() checks an added timer or thread again,
+// with the same functions, since an app may also fill a ChangeSet by hand.
+Status WindowRuntime::Impl::record(ChangeSet& set, Change&& change) {
+  const auto live = [&](TimerId id) { return timers.has_running(id) && !set.removes_timer(id); };
+  if (auto* add = std::get_if<AddTimer>(&change)) {
+    if (Status s = check_new_timer(add->id, add->timer, add->system); !s) return s;
+    if (live(add->id) || set.adds_timer(add->id)) {
+      return Error{Errc::already_exists, "a timer with id " + detail::hex(add->id.value) +
+                                             " already exists in this window (or is being added in this frame); "
+                                             "remove it first or use TimerId::unique()"};
+    }
+    set.add_timer(add->id, std::move(add->timer), add->system);
+  } else if (const auto* remove = std::get_if<RemoveTimer>(&change)) {
+    const bool stopped_now = &set == running && timers.stop(remove->id);
+    if (!stopped_now && !live(remove->id) && !set.adds_timer(remove->id)) return detail::no_such_timer(remove->id);
+    set.remove_timer(remove->id);
+  } else if (const auto* pause = std::get_if<PauseTimer>(&change)) {
+    if (!timers.has_running(pause->id) && !set.adds_timer(pause->id)) return detail::no_such_timer(pause->id);
+    set.pause_timer(pause->id);
+  } else if (const auto* resume = std::get_if<ResumeTimer>(&change)) {
+    if (!timers.has_running(resume->id) && !set.adds_timer(resume->id)) return detail::no_such_timer(resume->id);
+    set.resume_timer(resume->id);
+  } else if (auto* start = std::get_if<StartThread>(&change)) {
+    if (Status s = check_new_thread(start->id, start->thread); !s) return s;
+    if ((threads.contains(start->id) && !threads.finishing(start->id)) || set.starts_thread(start->id)) {
+      return Error{Errc::already_exists, "a thread with id " + detail::hex(start->id.value) +
+                                             " already runs in this window (or starts in this frame)"};
+    }
+    set.start_thread(start->id, std::move(start->thread));
+  }
+  return {};
+}
+
+Status WindowRuntime::Impl::carry_out(Change& change, Instant at) {
+  if (auto* add = std::get_if<AddTimer>(&change)) {
+    if (Status s = check_new_timer(add->id, add->timer, add->system); !s) return s;
+    return timers.add(add->id, std::move(add->timer), at);
+  }
+  if (const auto* remove = std::get_if<RemoveTimer>(&change)) return timers.remove(remove->id);
+  if (const auto* pause = std::get_if<PauseTimer>(&change)) return timers.pause(pause->id, at);
+  if (const auto* resume = std::get_if<ResumeTimer>(&change)) return timers.resume(resume->id, at);
+  if (auto* start = std::get_if<StartThread>(&change)) {
+    if (Status s = check_new_thread(start->id, start->thread); !s) return s;
+    if (Status s = threads.start(start->id, std::move(start->thread)); !s) return s;
+    for (Payload& m : start->messages) (void)threads.send(start->id, std::move(m));
+    if (start->stop) (void)threads.stop(start->id);
+  }
+  return {};
+}
+
 
 // ---- WindowRuntime -------------------------------------------------------------------------
 
@@ -254,51 +274,27 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
   return {};
 }
 
-// Each mutator decides in one place where its change goes: refused from another thread or while
-// the runtime is being destroyed, into the running frame's change-set while callbacks run, or
-// into the tables now.
+// Each mutator is one change through submit(): while callbacks run it joins the running
+// frame's change-set, else it is carried out now.
+
+Status WindowRuntime::submit(Change change, ChangeSet* pending) {
+  if (!impl_->usable()) return impl_->refusal();
+  const Impl::Count busy(impl_->busy);
+  if (pending != nullptr) return impl_->record(*pending, std::move(change));
+  return impl_->carry_out(change, impl_->current());
+}
 
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
-  if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
-  if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), false);
-  return add_now(impl_->timers, id, std::move(timer), false, impl_->current());
+  return submit(AddTimer{id, std::move(timer), false}, impl_->running);
 }
-
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
-  if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
-  if (impl_->running) return defer_add(impl_->timers, *impl_->running, id, std::move(timer), true);
-  return add_now(impl_->timers, id, std::move(timer), true, impl_->current());
+  return submit(AddTimer{id, std::move(timer), true}, impl_->running);
 }
-
-Status WindowRuntime::remove_timer(TimerId id) {
-  if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
-  if (impl_->running) return defer_remove(impl_->timers, *impl_->running, id, /*frame=*/true);
-  return impl_->timers.remove(id);
-}
-
-Status WindowRuntime::pause_timer(TimerId id) {
-  if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
-  if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, true);
-  return impl_->timers.pause(id, impl_->current());
-}
-
-Status WindowRuntime::resume_timer(TimerId id) {
-  if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
-  if (impl_->running) return defer_pause(impl_->timers, *impl_->running, id, false);
-  return impl_->timers.resume(id, impl_->current());
-}
-
+Status WindowRuntime::remove_timer(TimerId id) { return submit(RemoveTimer{id}, impl_->running); }
+Status WindowRuntime::pause_timer(TimerId id) { return submit(PauseTimer{id}, impl_->running); }
+Status WindowRuntime::resume_timer(TimerId id) { return submit(ResumeTimer{id}, impl_->running); }
 Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
-  if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
-  if (impl_->running) return defer_start(impl_->threads, *impl_->running, id, std::move(thread));
-  if (Status s = check_new_thread(id, thread); !s) return s;
-  return impl_->threads.start(id, std::move(thread));
+  return submit(StartThread{id, std::move(thread), {}, false}, impl_->running);
 }
 
 Status WindowRuntime::set_hidden(bool hidden) {
@@ -477,42 +473,19 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
   report.thread_messages = changes.thread_messages_;
   const Impl::Count applied(impl_->applying);
   (void)impl_->current();  // brings `latest` up to now
-  detail::TimerTable& timers = impl_->timers;
-  const auto record = [&report](TimerId id, Status s) {
-    if (s) {
-      ++report.applied;
-    } else {
-      report.failures.push_back(Failure{id, s.error()});
-    }
-  };
   for (Change& change : changes.changes_) {
     // The changes count from when apply() began, or from a later instant that a destructor it
     // set off used meanwhile (a frame it ran): `latest`, which never goes back.
-    const Instant at = impl_->latest;
-    if (auto* add = std::get_if<AddTimer>(&change)) {
-      record(add->id, add_now(timers, add->id, std::move(add->timer), add->system, at));
-    } else if (auto* remove = std::get_if<RemoveTimer>(&change)) {
-      record(remove->id, timers.remove(remove->id));
-    } else if (auto* pause = std::get_if<PauseTimer>(&change)) {
-      record(pause->id, timers.pause(pause->id, at));
-    } else if (auto* resume = std::get_if<ResumeTimer>(&change)) {
-      record(resume->id, timers.resume(resume->id, at));
-    } else if (auto* failed = std::get_if<TimerFailed>(&change)) {
+    if (auto* failed = std::get_if<TimerFailed>(&change)) {
       report.failures.push_back(Failure{failed->id, Error{Errc::callback_threw, failed->message}});
-    } else if (auto* start = std::get_if<StartThread>(&change)) {
-      Status s = check_new_thread(start->id, start->thread);
-      if (s) s = impl_->threads.start(start->id, std::move(start->thread));
-      if (s) {
-        for (Payload& m : start->messages) (void)impl_->threads.send(start->id, std::move(m));
-        if (start->stop) (void)impl_->threads.stop(start->id);
-        ++report.applied;
-      } else {
-        report.failures.push_back(Failure{TimerId{}, s.error(), start->id});
-      }
     } else if (auto* thread_failed = std::get_if<ThreadFailed>(&change)) {
       report.failures.push_back(Failure{TimerId{}, thread_failed->error, thread_failed->id});
     } else if (auto* error = std::get_if<FrameError>(&change)) {
       report.failures.push_back(Failure{TimerId{}, error->error});
+    } else if (Status s = impl_->carry_out(change, impl_->latest); s) {
+      ++report.applied;
+    } else {
+      report.failures.push_back(failure_of(change, s.error()));
     }
   }
   return report;
@@ -546,25 +519,14 @@ std::optional<Duration> WindowRuntime::next_wake() { return next_wake(now()); }
 // does at once (stop, send) goes through the runtime, with the runtime's rules.
 
 Status CallbackContext::add_timer(TimerId id, Timer timer) {
-  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
-  return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), false);
+  return runtime_.submit(AddTimer{id, std::move(timer), false}, &changes_);
 }
 Status CallbackContext::add_system_timer(TimerId id, Timer timer) {
-  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
-  return defer_add(runtime_.impl_->timers, changes_, id, std::move(timer), true);
+  return runtime_.submit(AddTimer{id, std::move(timer), true}, &changes_);
 }
-Status CallbackContext::remove_timer(TimerId id) {
-  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
-  return defer_remove(runtime_.impl_->timers, changes_, id, &changes_ == runtime_.impl_->running);
-}
-Status CallbackContext::pause_timer(TimerId id) {
-  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
-  return defer_pause(runtime_.impl_->timers, changes_, id, true);
-}
-Status CallbackContext::resume_timer(TimerId id) {
-  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
-  return defer_pause(runtime_.impl_->timers, changes_, id, false);
-}
+Status CallbackContext::remove_timer(TimerId id) { return runtime_.submit(RemoveTimer{id}, &changes_); }
+Status CallbackContext::pause_timer(TimerId id) { return runtime_.submit(PauseTimer{id}, &changes_); }
+Status CallbackContext::resume_timer(TimerId id) { return runtime_.submit(ResumeTimer{id}, &changes_); }
 bool CallbackContext::has_timer(TimerId id) const { return runtime_.has_timer(id); }
 Result<std::size_t> CallbackContext::remove_timers_of(WidgetId owner) {
   return runtime_.each_timer_of(owner, &changes_, [this](TimerId id) { return remove_timer(id); });
@@ -576,8 +538,7 @@ Result<std::size_t> CallbackContext::resume_timers_of(WidgetId owner) {
   return runtime_.each_timer_of(owner, &changes_, [this](TimerId id) { return resume_timer(id); });
 }
 Status CallbackContext::start_thread(ThreadId id, Thread thread) {
-  if (!runtime_.impl_->usable()) return runtime_.impl_->refusal();
-  return defer_start(runtime_.impl_->threads, changes_, id, std::move(thread));
+  return runtime_.submit(StartThread{id, std::move(thread), {}, false}, &changes_);
 }
 Status CallbackContext::stop_thread(ThreadId id) { return runtime_.stop_thread(id, &changes_); }
 Status CallbackContext::send_to_thread(ThreadId id, Payload payload) {

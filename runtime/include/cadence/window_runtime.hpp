@@ -267,6 +267,11 @@ class WindowRuntime {
 
  private:
   friend class CallbackContext;
+  /// The one path of every timer and thread change made through the runtime or a context:
+  /// refused (another thread; the runtime is being destroyed), recorded in `pending` (checked
+  /// against the tables and that set now), or, when `pending` is null, carried out now exactly
+  /// as apply() carries it out.
+  Status submit(Change change, ChangeSet* pending);
   void* thread_data(ThreadId id, const std::type_info& type);
   const Payload* progress_payload(ThreadId id) const;
   Status stop_thread(ThreadId id, ChangeSet* pending);
