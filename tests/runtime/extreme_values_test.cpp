@@ -13,15 +13,16 @@
 
 #include "cadence/heap_timer_queue.hpp"
 #include "cadence/manual_clock.hpp"
-#include "cadence/shared_timing_wheel.hpp"
 #include "cadence/time_source.hpp"
 #include "cadence/timer_wheel.hpp"
 #include "cadence/window_runtime.hpp"
+#include "extreme_ticks.hpp"
 
 namespace cadence {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::tick_counts;
 
 // The wheel's level edges are 2^shift ms: the first coarse level's, then one per level.
 constexpr int kFirstEdgeShift = static_cast<int>(TimerWheel::kLevel1Shift);
@@ -253,16 +254,6 @@ TEST(ExtremeValuesTest, RuntimeOptionsOfEveryDurationAreUsable) {
 // ---- the queues -------------------------------------------------------------------------------
 
 /// Tick counts: the ends of int64, zero, one, and one either side of every level of the wheel.
-std::vector<std::int64_t> tick_counts() {
-  std::vector<std::int64_t> out{INT64_MIN, INT64_MIN + 1, -1, 0, 1, 2, kMaxTick.count() - 1, kMaxTick.count(),
-                                kMaxTick.count() + 1, INT64_MAX - 1, INT64_MAX};
-  for (int shift = kFirstEdgeShift; shift <= 62; shift += kEdgeShiftStep) {
-    const std::int64_t edge = std::int64_t{1} << shift;
-    for (std::int64_t d : {edge - 1, edge, edge + 1, -edge}) out.push_back(d);
-  }
-  return out;
-}
-
 template <class Queue>
 void sweep_queue() {
   for (std::int64_t start : tick_counts()) {
@@ -304,39 +295,6 @@ void sweep_queue() {
 
 TEST(ExtremeValuesTest, TheWheelClampsEveryStartDelayAndTime) { sweep_queue<TimerWheel>(); }
 TEST(ExtremeValuesTest, TheHeapQueueClampsEveryDelayAndTime) { sweep_queue<HeapTimerQueue>(); }
-
-// ---- the shared wheel -------------------------------------------------------------------------
-
-TEST(ExtremeValuesTest, TheSharedWheelRefusesOutOfRangeDelaysAndSteps) {
-  auto wheel = SharedTimingWheel::anonymous(64, 64);
-  ASSERT_TRUE(wheel.ok());
-  for (std::int64_t delay : tick_counts()) {
-    SCOPED_TRACE("delay " + std::to_string(delay));
-    auto id = wheel->add(delay, 1);
-    if (delay > SharedTimingWheel::kMaxTicks) {
-      ASSERT_FALSE(id.ok());
-      EXPECT_EQ(id.error().code, Errc::invalid_argument);
-      EXPECT_NE(id.error().message.find(std::to_string(delay)), std::string::npos);
-    } else {
-      ASSERT_TRUE(id.ok()) << id.error().message;  // below 1 counts as 1
-      EXPECT_TRUE(wheel->cancel(*id));
-    }
-  }
-  for (std::int64_t step : tick_counts()) {
-    SCOPED_TRACE("advance " + std::to_string(step));
-    wheel->clear();
-    std::vector<std::uint64_t> fired;
-    const Status s = wheel->advance(step, fired);
-    if (step < 0 || step > SharedTimingWheel::kMaxTicks) {
-      ASSERT_FALSE(s.ok());
-      EXPECT_EQ(s.error().code, Errc::invalid_argument);
-      EXPECT_EQ(wheel->now(), 0u) << "nothing changes";
-    } else {
-      ASSERT_TRUE(s.ok()) << s.error().message;
-      EXPECT_EQ(wheel->now(), static_cast<std::uint64_t>(step));
-    }
-  }
-}
 
 }  // namespace
 }  // namespace cadence
