@@ -1,5 +1,7 @@
 # cadence_library(<part> SOURCES ...): the library cadence_<part>, exported and installed as
-# cadence::<part>, with its public headers in <part>/include.
+# cadence::<part>, with its public headers in <part>/include. Static or shared as
+# BUILD_SHARED_LIBS says; a shared one exports only what its headers mark CADENCE_<PART>_API
+# (cadence/export.hpp).
 function(cadence_library part)
   cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
   set(target cadence_${part})
@@ -11,6 +13,13 @@ function(cadence_library part)
     "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>"
     "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
   cadence_warnings(${target})
+  string(TOUPPER "${part}" upper)
+  set_target_properties(${target} PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
+    VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+  target_compile_definitions(${target} PRIVATE CADENCE_BUILDING_${upper})
+  if(BUILD_SHARED_LIBS)
+    target_compile_definitions(${target} PUBLIC CADENCE_${upper}_SHARED)
+  endif()
   install(TARGETS ${target} EXPORT cadenceTargets
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
     LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")

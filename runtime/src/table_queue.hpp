@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "cadence/export.hpp"
 #include "cadence/heap_timer_queue.hpp"
 #include "cadence/timer_queue.hpp"
 #include "cadence/timer_wheel.hpp"
@@ -20,13 +21,16 @@
 
 namespace cadence::detail {
 
-class TableQueue {
+/// Exported from a shared build for the library's own tests only; not part of the API.
+class CADENCE_RUNTIME_API TableQueue {
  public:
   /// The most tokens next_tokens() lists; a busier tick is not listed.
   static constexpr std::size_t kListMax = 64;
-  /// A tick that could not be listed is asked about again once time is this close to it (1 s);
-  /// further out, the start of its millisecond will do as the next wake-up.
-  static constexpr std::int64_t kRetryTicks = 1024;
+  /// A tick that could not be listed is asked about again after each advance once time is this
+  /// close to it: the span of the wheel's level 0 (16.4 s), within which the wheel holds every
+  /// timer on level 0 or in the block it is moving down, so it can list them. Further out, the
+  /// start of the millisecond will do as the next wake-up, and frames do not ask every time.
+  static constexpr std::int64_t kRetryTicks = std::int64_t{1} << TimerWheel::kLevel1Shift;
 
   explicit TableQueue(QueueKind kind);
 
@@ -44,7 +48,8 @@ class TableQueue {
   /// them cheaply: more than kListMax, or still on a coarse level of the wheel (more than about
   /// 16 s away, or in a large block). Empty when the queue is. Kept until a schedule, a cancel
   /// or a firing advance changes the answer (an unlisted tick: until time is within kRetryTicks
-  /// of it). Cost: O(kListMax) when it has to ask again, else O(1).
+  /// of it). Cost: O(kListMax) when it has to ask again (for a block the wheel is moving down,
+  /// finishing that move: at most TimerWheel::kPeekDrainMax entries), else O(1).
   const std::vector<Token>* next_tokens();
 
  private:

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cadence/export.hpp"
 #include "cadence/result.hpp"
 
 namespace cadence::detail {
@@ -127,10 +128,10 @@ enum class SharedWheelFault : int {
   recovery_mid_way,        // a repair half done
   clear_mid_tags,          // half the timers' ids made stale, the other half still pending
 };
-extern void (*shared_wheel_fault_hook)(SharedWheelFault point);
+CADENCE_SHARED_WHEEL_API extern void (*shared_wheel_fault_hook)(SharedWheelFault point);
 /// For tests: when true, open() creates new files at their path under a flock, as on a file
 /// system without unnamed (O_TMPFILE) files. False in normal use.
-extern bool shared_wheel_named_create_only;
+CADENCE_SHARED_WHEEL_API extern bool shared_wheel_named_create_only;
 inline void fault_point(SharedWheelFault point) {
   if (shared_wheel_fault_hook != nullptr) shared_wheel_fault_hook(point);
 }
@@ -152,7 +153,7 @@ std::string check_shared_wheel(const SharedView& v);
 Error system_error(const std::string& what, int err);
 /// A digest of this boot's id (/proc/sys/kernel/random/boot_id), the same in every process until
 /// the machine restarts; 0 when the id cannot be read.
-std::uint32_t boot_digest();
+CADENCE_SHARED_WHEEL_API std::uint32_t boot_digest();
 /// Writes a new, empty wheel into zeroed memory: everything but the magic, then the magic.
 Status initialise_shared_wheel(void* base, std::uint32_t num_slots, std::uint32_t capacity, std::size_t size);
 /// For a wheel file stamped by an earlier boot (the machine restarted, or the file was copied

@@ -31,6 +31,7 @@
 #pragma once
 
 #include "cadence/change_set.hpp"
+#include "cadence/export.hpp"
 #include "cadence/ids.hpp"
 #include "cadence/payload.hpp"
 #include "cadence/result.hpp"
@@ -42,7 +43,7 @@ namespace cadence {
 
 class WindowRuntime;
 
-class CallbackContext {
+class CADENCE_RUNTIME_API CallbackContext {
  public:
   CallbackContext(WindowRuntime& runtime, ChangeSet& changes, Instant frame_start) noexcept
       : runtime_(runtime), changes_(changes), frame_start_(frame_start) {}

@@ -13,6 +13,7 @@
 // Thread: one thread at a time. Re-entry: none (it calls no code of the caller's).
 #pragma once
 
+#include "cadence/export.hpp"
 #include "cadence/timeout_heap.hpp"
 #include "cadence/timer_queue.hpp"
 
@@ -21,7 +22,7 @@ namespace detail {
 class TableQueue;
 }
 
-class HeapTimerQueue final : public TimerQueue {
+class CADENCE_RUNTIME_API HeapTimerQueue final : public TimerQueue {
  public:
   /// An empty queue whose time starts at `start` (clamped to [0, kLastTick]).
   explicit HeapTimerQueue(Ticks start = Ticks{0});

@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "cadence/export.hpp"
+
 namespace cadence {
 
 /// First timer id handed to app code; everything below is reserved for system timers.
@@ -29,7 +31,7 @@ inline constexpr std::uint64_t kFirstUserTimerId = 0x0100;
 inline constexpr std::uint64_t kFirstUserThreadId = 5;
 
 /// Names a timer within a window runtime.
-struct TimerId {
+struct CADENCE_RUNTIME_API TimerId {
   std::uint64_t value = 0;
 
   /// A fresh user timer id (>= 0x0100), never returned before in this process.
@@ -41,7 +43,7 @@ struct TimerId {
 };
 
 /// Names a background thread within a window runtime.
-struct ThreadId {
+struct CADENCE_RUNTIME_API ThreadId {
   std::uint64_t value = 0;
 
   /// A fresh user thread id (>= 5), never returned before in this process.

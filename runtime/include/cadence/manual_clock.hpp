@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <optional>
 
+#include "cadence/export.hpp"
 #include "cadence/result.hpp"
 #include "cadence/time.hpp"
 #include "cadence/time_source.hpp"
@@ -36,7 +37,7 @@ struct RunReport {
   bool idle = false;      ///< true when next_due() said nothing is left
 };
 
-class ManualClock {
+class CADENCE_RUNTIME_API ManualClock {
  public:
   /// A clock that reads `start` (default: the origin of the tick timeline).
   /// Errors: a `start` of the system kind is re-stamped as tick kind; a manual clock is never

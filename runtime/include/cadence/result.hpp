@@ -24,6 +24,8 @@
 #include <utility>
 #include <variant>
 
+#include "cadence/export.hpp"
+
 namespace cadence {
 
 /// What kind of failure an `Error` reports. The message carries the details.
@@ -49,7 +51,7 @@ enum class Errc : std::uint8_t {
 };
 
 /// Returns a short, stable name for `code` ("invalid_argument", ...). O(1).
-const char* to_string(Errc code) noexcept;
+CADENCE_RUNTIME_API const char* to_string(Errc code) noexcept;
 
 /// A failure: its kind and a message that says what was wrong and what the rule is.
 struct Error {

@@ -61,6 +61,7 @@
 
 #include "cadence/detail/thread_core.hpp"
 #include "cadence/detail/unique_function.hpp"
+#include "cadence/export.hpp"
 #include "cadence/ids.hpp"
 #include "cadence/payload.hpp"
 #include "cadence/time.hpp"
@@ -88,7 +89,7 @@ struct ThreadOutcome {
 };
 
 /// "finished", "stopped", "failed" or "abandoned".
-const char* to_string(ThreadOutcome::Kind kind) noexcept;
+CADENCE_RUNTIME_API const char* to_string(ThreadOutcome::Kind kind) noexcept;
 
 /// How the system schedules a worker against the UI thread.
 enum class ThreadPriority : std::uint8_t {
@@ -116,7 +117,7 @@ struct ThreadMessage {
 };
 
 /// The worker's end of the UI -> worker channel.
-class ThreadReceiver {
+class CADENCE_RUNTIME_API ThreadReceiver {
  public:
   explicit ThreadReceiver(detail::ThreadCore& core) noexcept : core_(core), frames_seen_(core.first_frame) {}
   ThreadReceiver(const ThreadReceiver&) = delete;

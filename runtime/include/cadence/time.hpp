@@ -29,6 +29,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "cadence/export.hpp"
+
 namespace cadence {
 
 using Duration = std::chrono::nanoseconds;
@@ -40,11 +42,11 @@ enum class ClockKind : std::uint8_t {
 };
 
 /// Returns "system" or "tick". O(1).
-const char* to_string(ClockKind kind) noexcept;
+CADENCE_RUNTIME_API const char* to_string(ClockKind kind) noexcept;
 
 /// Thrown when instants of two clock kinds are compared or subtracted. A runtime reads one time
 /// source, so this only happens when an Instant from another source is handed to it.
-class ClockMismatch : public std::logic_error {
+class CADENCE_RUNTIME_API ClockMismatch : public std::logic_error {
  public:
   ClockMismatch(ClockKind left, ClockKind right);
   ClockKind left() const noexcept { return left_; }

@@ -23,11 +23,12 @@
 #include <functional>
 #include <utility>
 
+#include "cadence/export.hpp"
 #include "cadence/time.hpp"
 
 namespace cadence {
 
-class TimeSource {
+class CADENCE_RUNTIME_API TimeSource {
  public:
   /// Reads std::chrono::steady_clock. Instants have ClockKind::system.
   static TimeSource system();

@@ -35,11 +35,12 @@
 #include <utility>
 #include <vector>
 
+#include "cadence/export.hpp"
 #include "cadence/result.hpp"
 
 namespace cadence {
 
-class TimeoutHeap {
+class CADENCE_RUNTIME_API TimeoutHeap {
  public:
   using Expiration = std::int64_t;
   using Data = std::uint64_t;

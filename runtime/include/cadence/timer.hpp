@@ -60,6 +60,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cadence/export.hpp"
 #include "cadence/ids.hpp"
 #include "cadence/result.hpp"
 #include "cadence/time.hpp"
@@ -137,7 +138,7 @@ struct TimerCallbackInfo {
 /// the error reported in the frame's change-set; the exception never leaves the frame.
 using TimerCallback = std::function<TimerCallbackReturn(TimerCallbackInfo&)>;
 
-class Timer {
+class CADENCE_RUNTIME_API Timer {
  public:
   /// The most runs a burst timer makes in one frame while catching up.
   static constexpr std::uint32_t kMaxBurstRuns = 100;

@@ -39,6 +39,8 @@
 #include <optional>
 #include <vector>
 
+#include "cadence/export.hpp"
+
 namespace cadence {
 
 /// Milliseconds on a queue's timeline. The queues' unit of time.
@@ -80,7 +82,7 @@ constexpr std::int64_t clamp_to_timeline(std::int64_t ms) noexcept {
   return ms < 0 ? 0 : (ms > kLastTick.count() ? kLastTick.count() : ms);
 }
 
-class TimerQueue {
+class CADENCE_RUNTIME_API TimerQueue {
  public:
   virtual ~TimerQueue() = default;
 

@@ -38,6 +38,7 @@
 #include "cadence/detail/ring_bitmap.hpp"
 #include "cadence/detail/wheel_entry_pool.hpp"
 #include "cadence/detail/wheel_level.hpp"
+#include "cadence/export.hpp"
 #include "cadence/timer_queue.hpp"
 
 namespace cadence {
@@ -55,7 +56,7 @@ struct WheelStats {
   std::uint64_t backwards_steps = 0;  ///< advance() calls with a time earlier than now()
 };
 
-class TimerWheel final : public TimerQueue {
+class CADENCE_RUNTIME_API TimerWheel final : public TimerQueue {
  public:
   /// Level 0: one slot per millisecond. 2^15 slots: timers placed directly are < 2^14 ms away,
   /// and the other half holds the coarse slot that is moving down in the meantime.

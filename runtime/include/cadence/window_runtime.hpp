@@ -79,6 +79,7 @@
 
 #include "cadence/callback_context.hpp"
 #include "cadence/change_set.hpp"
+#include "cadence/export.hpp"
 #include "cadence/ids.hpp"
 #include "cadence/payload.hpp"
 #include "cadence/result.hpp"
@@ -93,7 +94,7 @@ namespace cadence {
 /// Which TimerQueue keeps the runtime's timers.
 enum class QueueKind : std::uint8_t { wheel, heap };
 
-class WindowRuntime {
+class CADENCE_RUNTIME_API WindowRuntime {
  public:
   struct Options {
     QueueKind queue = QueueKind::wheel;

@@ -79,6 +79,7 @@
 #include <string>
 #include <vector>
 
+#include "cadence/export.hpp"
 #include "cadence/result.hpp"
 
 namespace cadence {
@@ -107,7 +108,7 @@ struct SharedWheelStats {
   std::uint64_t recoveries = 0;   ///< repairs after a process died holding the lock or a restart
 };
 
-class SharedTimingWheel {
+class CADENCE_SHARED_WHEEL_API SharedTimingWheel {
  public:
   static constexpr std::uint32_t kMaxSlots = std::uint32_t{1} << 24;
   static constexpr std::uint32_t kMaxCapacity = std::uint32_t{1} << 24;

@@ -22,6 +22,7 @@
 #include <memory>
 #include <vector>
 
+#include "cadence/export.hpp"
 #include "cadence/window.hpp"
 
 namespace cadence {
@@ -30,7 +31,7 @@ struct LoopStats {
   std::uint64_t wakeups = 0;  ///< times the loop returned from waiting
 };
 
-class EventLoop {
+class CADENCE_WINDOW_API EventLoop {
  public:
   EventLoop() = default;
   /// Destroys the windows (each stops and joins its threads). A window added meanwhile (from
@@ -92,6 +93,6 @@ inline constexpr double kMaxWaitSeconds = 3600.0;
 /// Converts a sleep length for glfwWaitEventsTimeout: negative, zero or NaN becomes 0 (Debian's
 /// GLFW aborts on a negative timeout), anything above kMaxWaitSeconds (infinity included)
 /// becomes kMaxWaitSeconds. O(1).
-double glfw_timeout_seconds(double seconds) noexcept;
+CADENCE_WINDOW_API double glfw_timeout_seconds(double seconds) noexcept;
 
 }  // namespace cadence

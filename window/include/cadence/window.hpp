@@ -83,6 +83,7 @@
 #include <vector>
 
 #include "cadence/callback_context.hpp"
+#include "cadence/export.hpp"
 #include "cadence/result.hpp"
 #include "cadence/time_source.hpp"
 #include "cadence/window_runtime.hpp"
@@ -140,7 +141,7 @@ struct WindowOptions {
 /// Refers to a window without owning it, and knows when the window is gone: EventLoop::add()
 /// returns one, so code that outlives a window (a timer of another window, a worker's
 /// write-back) can check before it touches it. Copyable. Thread: UI thread only.
-class WindowHandle {
+class CADENCE_WINDOW_API WindowHandle {
  public:
   /// A handle to no window: get() is nullptr.
   WindowHandle() = default;
@@ -183,7 +184,7 @@ struct WindowStats {
   std::deque<float> caret_lateness_ms;
 };
 
-class Window {
+class CADENCE_WINDOW_API Window {
  public:
   /// The app's draw function: builds this window's ImGui frame. Runs on the UI thread between
   /// ImGui::NewFrame() and ImGui::Render(), with the window's ImGui context current; the context
