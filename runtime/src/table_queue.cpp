@@ -34,8 +34,8 @@ const std::vector<Token>& TableQueue::advance(std::int64_t tick) {
   });
   // Time passing changes the next tick's timers only by firing them. A tick that could not be
   // listed may be listable once the wheel has moved its timers down to level 0, which it does
-  // before they are due: asked again only within kRetryTicks of it, so that frames far from
-  // any timer do not ask every time.
+  // before they are due: asked again within kRetryTicks of it, so that frames far from any
+  // timer do not ask every time.
   if (!fired_.empty() || (listing_ == Listing::unlisted && listed_tick_ - now_ <= kRetryTicks)) {
     listing_ = Listing::stale;
   }

@@ -174,5 +174,25 @@ TEST_P(ExactDueTest, AMovingCoarseLevelDoesNotMakeNextWakeEarly) {
   EXPECT_EQ(frames, 101u) << "one frame per timer: none found nothing due";
 }
 
+// A timer first asked about while it is more than 16.4 s away (on a coarse level of the wheel,
+// where it cannot be listed) is listed once the wheel has brought it down: from 16.4 s away on,
+// next_wake() is its exact instant again, and no frame is wasted on the start of its millisecond.
+TEST_P(ExactDueTest, ATimerFirstSeenOnACoarseLevelWakesExactlyOnceItIsWithinSixteenSeconds) {
+  add(TimerId::unique(), exact('t', 20'000'500us));
+  EXPECT_LE(runtime.next_due(), at_us(20'000'500)) << "20 s away: early is allowed, late is not";
+  for (std::int64_t ms = 100; ms <= 18'000; ms += 100) {  // input drives frames meanwhile
+    frame_us(ms * 1000);
+    if (ms >= 3'700) {
+      ASSERT_EQ(runtime.next_due(), at_us(20'000'500)) << ms << " ms: within 16.4 s, exact";
+    }
+  }
+  const std::optional<Instant> wake = runtime.next_due();
+  ASSERT_TRUE(wake.has_value());
+  ASSERT_TRUE(clock.set(*wake).ok());
+  last = runtime.poll(clock.now());
+  ASSERT_EQ(seen.size(), 1u) << "the frame at next_wake() runs it";
+  EXPECT_EQ(seen[0].frame_start, at_us(20'000'500));
+}
+
 }  // namespace
 }  // namespace cadence::testing

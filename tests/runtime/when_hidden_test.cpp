@@ -187,5 +187,28 @@ TEST_P(WhenHiddenTest, AThrottledBurstTimerRunsAtMostOncePerPeriodWhileHidden) {
   for (const auto& [at, n] : per_frame) EXPECT_EQ(n, 1) << "runs in the frame at " << at << " ms";
 }
 
+// A slot freed while hiding had paused its timer, then taken by a throttled timer: showing the
+// window makes the new timer due as its schedule says (the old table kept the freed timer's
+// "paused by hiding" mark in the slot, and held the new one back for its whole period).
+TEST_P(WhenHiddenTest, AThrottledTimerInASlotFreedWhilePausedByHidingIsDueAsScheduledWhenShown) {
+  ASSERT_TRUE(runtime.set_hidden(true).ok());
+  const TimerId paused_one = TimerId::unique();
+  add(paused_one, Timer::every(1s, [](TimerCallbackInfo&) {}).with_when_hidden(WhenHidden::pause()));
+  ASSERT_TRUE(runtime.timer_status(paused_one)->paused) << "added while hidden: paused by the hiding";
+  ASSERT_TRUE(runtime.remove_timer(paused_one).ok());  // its slot is freed while paused by hiding
+  std::vector<Instant> ran;
+  const TimerId poll = TimerId::unique();  // takes the freed slot
+  add(poll, Timer::every(100ms, [&](TimerCallbackInfo& info) { ran.push_back(info.frame_start); })
+                .with_when_hidden(WhenHidden::throttle(10s)));
+  frame(100);
+  ASSERT_EQ(ran.size(), 1u) << "its first run is not held back";
+  frame(150);
+  ASSERT_TRUE(runtime.set_hidden(false).ok());
+  EXPECT_EQ(runtime.timer_status(poll)->next_due, Instant::at(ClockKind::tick, 200ms)) << "due as its schedule says";
+  EXPECT_EQ(runtime.next_wake(), 50ms);
+  frame(200);
+  EXPECT_EQ(ran.size(), 2u);
+}
+
 }  // namespace
 }  // namespace cadence::testing
