@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <functional>
@@ -200,7 +201,7 @@ TEST(SharedWheelDamageTest, ACancelMeetingADamagedListStillCancels) {
 TEST(SharedWheelDamageTest, ATailLinkNamingAnotherTimerOfItsListIsCaughtBeforeTheListIsCut) {
   auto w = SharedTimingWheel::memfd("tail", 8, 16);
   ASSERT_TRUE(w.ok());
-  for (std::uint64_t p : {101, 102, 103}) ASSERT_TRUE(w->add(1, p).ok());  // links 1, 2, 3 in slot 1
+  for (std::uint64_t p : std::array<std::uint64_t, 3>{101, 102, 103}) ASSERT_TRUE(w->add(1, p).ok());  // links 1, 2, 3 in slot 1
   Scribbler s(w->memfd(), 8, 16);
   s.node(1).prev = 1;  // the head's tail link names itself, not node 3
   auto added = w->add(1, 104);

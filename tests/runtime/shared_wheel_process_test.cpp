@@ -164,7 +164,7 @@ TEST_P(SharedWheelProcessTest, ForkedSchedulersAndOneAdvancerFireEveryTimerExact
     advance_once();
     fired_while_scheduling = order.size();
     std::this_thread::yield();  // let the schedulers at the lock between ticks
-    for (int c = 0; c < kChildren; ++c) {
+    for (std::size_t c = 0; c < kChildren; ++c) {
       int status = 0;
       if (statuses[c] == -1 && ::waitpid(children[c], &status, WNOHANG) == children[c]) {
         statuses[c] = status;
@@ -172,7 +172,7 @@ TEST_P(SharedWheelProcessTest, ForkedSchedulersAndOneAdvancerFireEveryTimerExact
       }
     }
   }
-  for (int c = 0; c < kChildren; ++c) EXPECT_TRUE(exited_ok(statuses[c])) << "child " << c << " status " << statuses[c];
+  for (std::size_t c = 0; c < kChildren; ++c) EXPECT_TRUE(exited_ok(statuses[c])) << "child " << c << " status " << statuses[c];
   for (int i = 0; i < 400 && wheel.count() > 0; ++i) advance_once();
   EXPECT_EQ(wheel.count(), 0u);
   EXPECT_EQ(wheel.check(), "");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 #include <vector>
 
@@ -228,7 +229,7 @@ TEST(TimeoutHeapTest, FreeCallbackMayCallEveryMemberOfItsHeap) {
       heap.clear();                         // and clears, all from inside
     }
   });
-  for (TimeoutHeap::Data d : {1, 2, 3}) heap.push(static_cast<TimeoutHeap::Expiration>(d), d);
+  for (TimeoutHeap::Data d : std::array<TimeoutHeap::Data, 3>{1, 2, 3}) heap.push(static_cast<TimeoutHeap::Expiration>(d), d);
   ASSERT_TRUE(heap.cancel(1, 1).ok());
   EXPECT_EQ(heap.peek(), std::nullopt) << "the clear inside the callback emptied it";
   // 1 dropped; inside it: 100 dropped by the nested pop (nested call, old callback), then the

@@ -7,11 +7,11 @@
 //     #include <cadence/manual_clock.hpp>
 //     using namespace cadence;
 //     using namespace std::chrono_literals;
-//     std::uint64_t hw_tick_counter();                         // a board's millisecond counter
+//     std::uint64_t hw_tick_counter(int board);                // a board's millisecond counter
 //     TimeSource real = TimeSource::system();                 // steady_clock
 //     ManualClock clock;                                       // tests: time moves when told
 //     TimeSource fake = clock.source();
-//     TimeSource board = TimeSource::ticks(1ms, [] { return hw_tick_counter(); });
+//     TimeSource board = TimeSource::ticks(1ms, [] { return hw_tick_counter(0); });
 //
 // Thread: a TimeSource may be copied and read from any thread, provided its callback may be.
 // Re-entry: its callback runs inside every now() of the runtime that reads it, so it must not

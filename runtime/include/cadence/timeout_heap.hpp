@@ -18,7 +18,7 @@
 //     TimeoutHeap heap;
 //     heap.set_free_callback([](TimeoutHeap::Data d) { delete reinterpret_cast<Job*>(d); });
 //     auto h = heap.push(/*expiration=*/250, reinterpret_cast<TimeoutHeap::Data>(new Job{1}));
-//     heap.cancel_at(h);                    // O(log n); the job is deleted at the next peek/pop
+//     (void)heap.cancel_at(h);              // O(log n); the job is deleted at the next peek/pop
 //     while (auto e = heap.pop()) run(e->data);
 //
 // Thread: one thread at a time. The free callback runs on the thread that calls peek(), pop(),

@@ -56,10 +56,10 @@
 //     #include <imgui.h>
 //     #include <cstdio>
 //     using namespace cadence;
-//     Thread make_job();  // the app's background work (thread.hpp)
+//     Thread make_job(int kind);  // the app's background work (thread.hpp)
 //     auto window = Window::create({.title = "Hello"}, [&](Window& w, CallbackContext& ctx) {
 //       ImGui::Begin("Main");
-//       if (ImGui::Button("Start")) (void)ctx.start_thread(ThreadId::unique(), make_job());
+//       if (ImGui::Button("Start")) (void)ctx.start_thread(ThreadId::unique(), make_job(0));
 //       w.tooltip("Starts a background job");
 //       ImGui::End();
 //     });
