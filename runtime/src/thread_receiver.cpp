@@ -2,21 +2,23 @@
 
 #include "cadence/thread.hpp"
 #include "steady_deadline.hpp"
+#include "runtime_link.hpp"
+#include "thread_mailbox.hpp"
 
 namespace cadence {
 
 bool ThreadReceiver::has_message(bool ticks) const {
-  return !core_.inbox.empty() || (core_.stop.stop_requested() && !terminate_seen_) ||
+  return !core_.mailbox->inbox.empty() || (core_.stop.stop_requested() && !terminate_seen_) ||
          (ticks && core_.link->frames.load(std::memory_order_seq_cst) != frames_seen_);
 }
 
 std::optional<ThreadMessage> ThreadReceiver::try_receive() {
   if (!on_worker()) return std::nullopt;
   {
-    std::lock_guard lock(core_.inbox_mutex);
-    if (!core_.inbox.empty()) {
-      ThreadMessage out{ThreadMessage::Kind::custom, std::move(core_.inbox.front())};
-      core_.inbox.pop_front();
+    std::lock_guard lock(core_.mailbox->inbox_mutex);
+    if (!core_.mailbox->inbox.empty()) {
+      ThreadMessage out{ThreadMessage::Kind::custom, std::move(core_.mailbox->inbox.front())};
+      core_.mailbox->inbox.pop_front();
       return out;
     }
   }
@@ -48,20 +50,20 @@ std::optional<ThreadMessage> ThreadReceiver::receive_for(Duration timeout, bool 
     core_.link->tick_waiters.fetch_add(1, std::memory_order_seq_cst);
   }
   {
-    std::unique_lock lock(core_.inbox_mutex);
+    std::unique_lock lock(core_.mailbox->inbox_mutex);
     const auto ready = [this, ticks] { return has_message(ticks); };
     if (!terminate_seen_) {
       // The stop request ends the wait: Terminate is the message.
       if (deadline) {
-        core_.inbox_cv.wait_until(lock, core_.stop.get_token(), *deadline, ready);
+        core_.mailbox->inbox_cv.wait_until(lock, core_.stop.get_token(), *deadline, ready);
       } else {
-        core_.inbox_cv.wait(lock, core_.stop.get_token(), ready);
+        core_.mailbox->inbox_cv.wait(lock, core_.stop.get_token(), ready);
       }
     } else if (deadline) {
       // Terminate was received: the stop request stays set and must not end every later wait.
-      core_.inbox_cv.wait_until(lock, *deadline, ready);
+      core_.mailbox->inbox_cv.wait_until(lock, *deadline, ready);
     } else {
-      core_.inbox_cv.wait(lock, ready);
+      core_.mailbox->inbox_cv.wait(lock, ready);
     }
   }
   if (ticks) {

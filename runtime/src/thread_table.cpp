@@ -11,6 +11,7 @@
 #include "steady_deadline.hpp"
 #include "thread_priority.hpp"
 #include "text.hpp"
+#include "runtime_link.hpp"
 
 namespace cadence::detail {
 namespace {

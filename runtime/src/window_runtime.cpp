@@ -9,6 +9,7 @@
 #include "text.hpp"
 #include "thread_table.hpp"
 #include "timer_table.hpp"
+#include "runtime_link.hpp"
 
 namespace cadence {
 

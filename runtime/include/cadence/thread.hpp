@@ -215,7 +215,7 @@ class ThreadSender {
   }
 
   /// False once the runtime that started this thread is gone. Thread: any.
-  bool connected() const noexcept { return core_.link->alive.load(std::memory_order_acquire); }
+  bool connected() const noexcept { return detail::alive(*core_.link); }
 
  private:
   bool on_worker() const noexcept { return std::this_thread::get_id() == owner_; }

@@ -2,16 +2,13 @@
 //
 // Everything here is reached through shared_ptr, so a worker that outlives its window's runtime
 // only ever touches memory that is still alive: its core, and the runtime's link, which the
-// runtime marks closed (and whose waker it drops) before it goes.
+// runtime marks closed (and whose waker it drops) before it goes. The lock-free channel to the
+// UI is inline; what blocks (mutexes, condition variables) is out of line, in runtime/src.
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <stop_token>
 #include <string>
 #include <type_traits>
@@ -19,6 +16,7 @@
 
 #include "cadence/detail/spsc_queue.hpp"
 #include "cadence/detail/unique_function.hpp"
+#include "cadence/export.hpp"
 #include "cadence/payload.hpp"
 #include "cadence/timer.hpp"
 
@@ -30,31 +28,18 @@ namespace cadence::detail {
 
 struct ThreadTableAccess;
 
-/// The runtime's doorbell: rung by workers when they post into an empty channel.
-struct RuntimeLink {
-  std::atomic<bool> alive{true};  // false once the runtime is gone: sends are dropped
-  std::atomic<bool> bell{false};  // a worker posted since the UI thread last looked
-  std::mutex mutex;               // guards waker and closed
-  std::function<void()> waker;    // wakes the event loop; called on a worker thread
-  bool closed = false;            // the runtime is gone: never call the waker again
-  // Notified (after `mutex` was taken once) by each worker when it finishes, for the runtime's
-  // destructor, which waits for its workers on it.
-  std::condition_variable finished_cv;
+/// The runtime's doorbell, which workers ring when they post into an empty channel, and what
+/// the runtime's workers share with it (runtime/src/runtime_link.hpp). Opaque here.
+struct RuntimeLink;
+/// A worker's blocking mailboxes: the app's messages to it and the progress slot, each under a
+/// mutex (runtime/src/thread_mailbox.hpp). Opaque here, so that apps do not compile <mutex>,
+/// <condition_variable> and <deque> with every file that includes thread.hpp.
+struct ThreadMailbox;
 
-  // Ticks: one counter for all of the runtime's workers, bumped once per frame, so a frame
-  // costs the same whatever the number of threads. Workers asleep in receive_for() that want
-  // Ticks count themselves in `tick_waiters`; only then does a frame need to wake anyone.
-  std::atomic<std::uint64_t> frames{0};
-  std::atomic<int> tick_waiters{0};
-
-  /// Wakes the loop once per batch: only the first ring after the UI thread looked calls the
-  /// waker. Thread: any.
-  void ring() {
-    if (bell.exchange(true, std::memory_order_acq_rel)) return;
-    std::lock_guard lock(mutex);
-    if (!closed && waker) waker();
-  }
-};
+/// Rings the runtime's doorbell: wakes its event loop once per batch. Thread: any.
+CADENCE_RUNTIME_API void ring(RuntimeLink& link);
+/// False once the runtime is gone (sends are then dropped). Thread: any.
+CADENCE_RUNTIME_API bool alive(const RuntimeLink& link) noexcept;
 
 /// A message from a worker to the UI thread.
 struct WorkerMessage {
@@ -67,21 +52,20 @@ struct WorkerMessage {
   std::string failure;  // kind == failed: what the worker threw
 };
 
-struct ThreadCore {
-  explicit ThreadCore(std::shared_ptr<RuntimeLink> l) : link(std::move(l)) {}
+struct CADENCE_RUNTIME_API ThreadCore {
+  explicit ThreadCore(std::shared_ptr<RuntimeLink> l);
+  ThreadCore(const ThreadCore&) = delete;
+  ThreadCore& operator=(const ThreadCore&) = delete;
+  ~ThreadCore();
 
   std::shared_ptr<RuntimeLink> link;
 
-  // Worker -> UI: lock-free. `drained` is set by the UI thread when it has emptied the queue and
-  // cleared by the first message after that, which rings the runtime: one ring per batch.
+  // Worker -> UI: lock-free, inline here. `drained` is set by the UI thread when it has emptied
+  // the queue and cleared by the first message after that, which rings the runtime: one ring
+  // per batch.
   SpscQueue<WorkerMessage> to_ui;
   std::atomic<bool> drained{true};
 
-  // UI -> worker: the app's Custom messages, rare, and the worker may block on them. Tick travels
-  // as the runtime's frame counter and Terminate as the stop request, so neither can pile up.
-  std::mutex inbox_mutex;
-  std::condition_variable_any inbox_cv;
-  std::deque<Payload> inbox;
   std::atomic<bool> waiting_for_ticks{false};  // the worker sleeps in receive_for() and wants Ticks
   std::stop_source stop;
 
@@ -91,16 +75,17 @@ struct ThreadCore {
   // before `finished`, read by the UI thread after it): its outcome is "stopped", not "finished".
   bool stopped_at_return = false;
 
-  // The progress lane: one slot, overwritten by the worker, taken by the UI thread at most once
-  // per frame. `progress_fresh` is set by the first report since the UI last took the slot (that
+  // The progress lane's doorbell: set by the first report since the UI last took the slot (that
   // report rings the runtime: one wake-up per frame at most, however often the worker reports).
-  std::mutex progress_mutex;
-  Payload progress;               // the newest report, while progress_waiting
-  bool progress_waiting = false;  // under progress_mutex
   std::atomic<bool> progress_fresh{false};
   // The runtime's frame count when the thread started, so that its first Tick is the first
   // frame after that. Written before the worker starts.
   std::uint64_t first_frame = 0;
+
+  // UI -> worker (the app's Custom messages, rare, which the worker may block on) and the
+  // progress slot. Tick travels as the runtime's frame counter and Terminate as the stop
+  // request, so neither can pile up.
+  std::unique_ptr<ThreadMailbox> mailbox;
 
   /// Worker: queues a message and rings the runtime if this starts a batch.
   void post(WorkerMessage m) {
@@ -116,7 +101,7 @@ struct ThreadCore {
   /// the threads.
   void notify_ui() {
     if (drained.load(std::memory_order_seq_cst) && drained.exchange(false, std::memory_order_acq_rel)) {
-      link->ring();
+      ring(*link);
     }
   }
 
@@ -133,50 +118,29 @@ struct ThreadCore {
   /// use allocates nothing (the UI swaps its last value back into the slot when it takes one).
   template <class V>
   void report_progress(V&& value) {
-    using D = std::decay_t<V>;
-    {
-      std::lock_guard lock(progress_mutex);
-      D* held = progress.get<D>();
+    write_progress(const_cast<void*>(static_cast<const void*>(std::addressof(value))), [](void* from, Payload& slot) {
+      using D = std::decay_t<V>;
+      V&& v = std::forward<V>(*static_cast<std::remove_reference_t<V>*>(from));
+      D* held = slot.get<D>();
       if constexpr (std::is_move_assignable_v<D>) {
         if (held != nullptr) {
-          *held = std::forward<V>(value);
-        } else {
-          progress = Payload::of(std::forward<V>(value));
+          *held = std::forward<V>(v);
+          return;
         }
-      } else {
-        progress = Payload::of(std::forward<V>(value));
       }
-      progress_waiting = true;
-    }
-    if (!progress_fresh.exchange(true, std::memory_order_seq_cst)) link->ring();
+      slot = Payload::of(std::forward<V>(v));
+    });
   }
+  /// Worker: under the slot's lock, `write(value, slot)`; then rings as report_progress() says.
+  void write_progress(void* value, void (*write)(void* value, Payload& slot));
 
   /// UI: swaps the newest report into `latest` (the old value goes back to the slot, to be
   /// overwritten); false when there is none.
-  bool take_progress(Payload& latest) {
-    if (!progress_fresh.exchange(false, std::memory_order_seq_cst)) return false;
-    std::lock_guard lock(progress_mutex);
-    if (!progress_waiting) return false;
-    progress_waiting = false;
-    std::swap(latest, progress);
-    return true;
-  }
-
+  bool take_progress(Payload& latest);
   /// UI: delivers a Custom message to the worker and wakes it if it sleeps in receive_for().
-  void deliver(Payload m) {
-    {
-      std::lock_guard lock(inbox_mutex);
-      inbox.push_back(std::move(m));
-    }
-    inbox_cv.notify_all();
-  }
-
+  void deliver(Payload m);
   /// UI: wakes the worker if it sleeps in receive_for() waiting for a Tick.
-  void wake_for_tick() {
-    if (!waiting_for_ticks.load(std::memory_order_seq_cst)) return;
-    std::lock_guard lock(inbox_mutex);  // the waiter checks its predicate under this lock
-    inbox_cv.notify_all();
-  }
+  void wake_for_tick();
 };
 
 }  // namespace cadence::detail
