@@ -31,21 +31,26 @@ struct WindowRuntime::Impl {
   detail::TimerTable timers;
   detail::ThreadTable threads;
   std::optional<Instant> last_frame;
-  // While run_timers() or run_threads() calls back: the frame's changes, so that direct calls
-  // made from inside a callback are deferred exactly like calls through the context.
-  ChangeSet* running = nullptr;
-  // Set when the destructor starts: what the captures it destroys ask for is refused (closed).
-  bool closing = false;
-  // Calls in progress that may run app code (a destructor of something a callback captured):
-  // the runtime must not be destroyed inside them.
-  int busy = 0;
-  // apply() calls in progress: a frame may not start inside one (it would see its changes half
-  // applied: a timer added there whose removal comes later in the same set).
-  int applying = 0;
+  /// What is on the stack right now: the re-entry rules read it.
+  struct Calls {
+    // While run_timers() or run_threads() calls back: the frame's changes, so that direct calls
+    // made from inside a callback are deferred exactly like calls through the context.
+    ChangeSet* running = nullptr;
+    // Set when the destructor starts: what the captures it destroys ask for is refused (closed).
+    bool closing = false;
+    // Calls in progress that may run app code (a destructor of something a callback captured):
+    // the runtime must not be destroyed inside them.
+    int busy = 0;
+    // apply() calls in progress: a frame may not start inside one (it would see its changes half
+    // applied: a timer added there whose removal comes later in the same set).
+    int applying = 0;
+  } calls;
   /// Why a frame may not run now, or nullptr when it may.
   const char* reentry() const {
-    if (running) return "from inside a timer callback or write-back; a frame runs its timers and threads once";
-    if (applying > 0) return "from inside apply() (a destructor it set off); the frame's changes are still being applied";
+    if (calls.running) return "from inside a timer callback or write-back; a frame runs its timers and threads once";
+    if (calls.applying > 0) {
+      return "from inside apply() (a destructor it set off); the frame's changes are still being applied";
+    }
     return nullptr;
   }
   /// Counts a call in progress (`busy`, `applying`) for the length of a scope.
@@ -75,7 +80,7 @@ struct WindowRuntime::Impl {
   bool on_ui_thread() const { return std::this_thread::get_id() == owner; }
   /// Whether a call may change the runtime, and a question gets a real answer: not off the UI
   /// thread (wrong_thread; an empty answer), not while the runtime is destroyed (closed; empty).
-  bool usable() const { return on_ui_thread() && !closing; }
+  bool usable() const { return on_ui_thread() && !calls.closing; }
   /// Why usable() is false.
   Status refusal() const {
     if (!on_ui_thread()) {
@@ -83,7 +88,7 @@ struct WindowRuntime::Impl {
                    "WindowRuntime is UI-thread only (the thread that made it); reach it from a worker through its "
                    "thread's channel (ThreadSender::write_back). Nothing changed"};
     }
-    if (closing) return closed_error();
+    if (calls.closing) return closed_error();
     return {};
   }
   static Error closed_error() {
@@ -176,7 +181,7 @@ Status WindowRuntime::Impl::record(ChangeSet& set, Change&& change) {
     }
     set.add_timer(add->id, std::move(add->timer), add->system);
   } else if (const auto* remove = std::get_if<RemoveTimer>(&change)) {
-    const bool stopped_now = &set == running && timers.stop(remove->id);
+    const bool stopped_now = &set == calls.running && timers.stop(remove->id);
     if (!stopped_now && !live(remove->id) && !set.adds_timer(remove->id)) return detail::no_such_timer(remove->id);
     set.remove_timer(remove->id);
   } else if (const auto* pause = std::get_if<PauseTimer>(&change)) {
@@ -232,7 +237,7 @@ WindowRuntime::~WindowRuntime() {
                stderr);
     std::abort();
   }
-  if (m.busy > 0 || m.closing) {  // a running frame holds `busy` too
+  if (m.calls.busy > 0 || m.calls.closing) {  // a running frame holds `busy` too
     // The call on the stack would go on in freed memory: stop here, saying why.
     std::fputs("cadence: a WindowRuntime was destroyed from inside one of its own calls (a timer callback, a "
                "write-back, or a destructor that apply(), remove_timer() or the runtime's own destruction set "
@@ -244,7 +249,7 @@ WindowRuntime::~WindowRuntime() {
   // stopped and joined first; then both tables hand over everything they hold, and only then are
   // the threads' data and the timers' callbacks destroyed, so that what their destructors call
   // finds an empty, consistent runtime.
-  m.closing = true;
+  m.calls.closing = true;
   m.threads.shutdown();
   auto doomed_threads = m.threads.release();
   std::vector<Timer> doomed_timers = m.timers.release_all();
@@ -266,7 +271,7 @@ Duration WindowRuntime::frame_interval() const noexcept {
 
 Status WindowRuntime::set_frame_interval(Duration interval) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
+  const Impl::Count busy(impl_->calls.busy);
   if (interval <= Duration::zero()) {
     return Error{Errc::invalid_argument,
                  "frame interval " + detail::describe(interval) + " is not positive; pass the monitor's refresh period"};
@@ -280,28 +285,28 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
 
 Status WindowRuntime::submit(Change change, ChangeSet* pending) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
+  const Impl::Count busy(impl_->calls.busy);
   if (pending != nullptr) return impl_->record(*pending, std::move(change));
   return impl_->carry_out(change, impl_->current());
 }
 
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
-  return submit(AddTimer{id, std::move(timer), false}, impl_->running);
+  return submit(AddTimer{id, std::move(timer), false}, impl_->calls.running);
 }
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
-  return submit(AddTimer{id, std::move(timer), true}, impl_->running);
+  return submit(AddTimer{id, std::move(timer), true}, impl_->calls.running);
 }
-Status WindowRuntime::remove_timer(TimerId id) { return submit(RemoveTimer{id}, impl_->running); }
-Status WindowRuntime::pause_timer(TimerId id) { return submit(PauseTimer{id}, impl_->running); }
-Status WindowRuntime::resume_timer(TimerId id) { return submit(ResumeTimer{id}, impl_->running); }
+Status WindowRuntime::remove_timer(TimerId id) { return submit(RemoveTimer{id}, impl_->calls.running); }
+Status WindowRuntime::pause_timer(TimerId id) { return submit(PauseTimer{id}, impl_->calls.running); }
+Status WindowRuntime::resume_timer(TimerId id) { return submit(ResumeTimer{id}, impl_->calls.running); }
 Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
-  return submit(StartThread{id, std::move(thread), {}, false}, impl_->running);
+  return submit(StartThread{id, std::move(thread), {}, false}, impl_->calls.running);
 }
 
 Status WindowRuntime::set_hidden(bool hidden) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
-  if (impl_->running) {
+  const Impl::Count busy(impl_->calls.busy);
+  if (impl_->calls.running) {
     return Error{Errc::reentrant_call, std::string("set_hidden(") + (hidden ? "true" : "false") +
                                            ") was called from inside a timer callback or write-back; call it from "
                                            "an event handler. Nothing changed"};
@@ -332,13 +337,13 @@ Result<std::size_t> WindowRuntime::each_timer_of(WidgetId owner, ChangeSet* pend
 }
 
 Result<std::size_t> WindowRuntime::remove_timers_of(WidgetId owner) {
-  return each_timer_of(owner, impl_->running, [this](TimerId id) { return remove_timer(id); });
+  return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return remove_timer(id); });
 }
 Result<std::size_t> WindowRuntime::pause_timers_of(WidgetId owner) {
-  return each_timer_of(owner, impl_->running, [this](TimerId id) { return pause_timer(id); });
+  return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return pause_timer(id); });
 }
 Result<std::size_t> WindowRuntime::resume_timers_of(WidgetId owner) {
-  return each_timer_of(owner, impl_->running, [this](TimerId id) { return resume_timer(id); });
+  return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return resume_timer(id); });
 }
 
 // A thread whose start waits in `pending` (the running frame's set, or a context's own) takes
@@ -349,20 +354,20 @@ bool WindowRuntime::waits_to_start(ThreadId id, const ChangeSet* pending) const 
          (!impl_->threads.contains(id) || impl_->threads.finishing(id));
 }
 
-Status WindowRuntime::stop_thread(ThreadId id) { return stop_thread(id, impl_->running); }
+Status WindowRuntime::stop_thread(ThreadId id) { return stop_thread(id, impl_->calls.running); }
 Status WindowRuntime::stop_thread(ThreadId id, ChangeSet* pending) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
+  const Impl::Count busy(impl_->calls.busy);
   if (waits_to_start(id, pending) && pending->to_started_thread(id, true, nullptr)) return {};
   return impl_->threads.stop(id);
 }
 
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
-  return send_to_thread(id, std::move(payload), impl_->running);
+  return send_to_thread(id, std::move(payload), impl_->calls.running);
 }
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload, ChangeSet* pending) {
   if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->busy);
+  const Impl::Count busy(impl_->calls.busy);
   if (waits_to_start(id, pending) && pending->to_started_thread(id, false, &payload)) return {};
   return impl_->threads.send(id, std::move(payload));
 }
@@ -370,7 +375,7 @@ Status WindowRuntime::send_to_thread(ThreadId id, Payload payload, ChangeSet* pe
 // Questions from another thread get the answers of an empty runtime: the tables are the UI
 // thread's, and reading them from another would be a data race.
 bool WindowRuntime::has_thread(ThreadId id) const {
-  return impl_->usable() && (impl_->threads.contains(id) || (impl_->running && impl_->running->starts_thread(id)));
+  return impl_->usable() && (impl_->threads.contains(id) || (impl_->calls.running && impl_->calls.running->starts_thread(id)));
 }
 std::size_t WindowRuntime::thread_count() const noexcept { return impl_->usable() ? impl_->threads.size() : 0; }
 void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) {
@@ -404,7 +409,7 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
     changes.frame_error(impl_->refusal().error());
     return;
   }
-  const Impl::Count busy(impl_->busy);
+  const Impl::Count busy(impl_->calls.busy);
   if (const char* why = impl_->reentry()) {
     changes.frame_error(Error{Errc::reentrant_call, std::string("run_timers() was called ") + why + ". No timer ran"});
     return;
@@ -427,7 +432,7 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
   impl_->last_frame = frame_start;
   impl_->latest = later_of(impl_->latest, frame_start);
   CallbackContext context(*this, changes, frame_start);
-  const Impl::Running running(impl_->running, changes);
+  const Impl::Running running(impl_->calls.running, changes);
   impl_->timers.run(frame_start, context, changes);
 }
 
@@ -436,14 +441,14 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
     changes.frame_error(impl_->refusal().error());
     return;
   }
-  const Impl::Count busy(impl_->busy);
+  const Impl::Count busy(impl_->calls.busy);
   if (const char* why = impl_->reentry()) {
     changes.frame_error(Error{Errc::reentrant_call,
                               std::string("run_threads() was called ") + why + ". No message was delivered"});
     return;
   }
   CallbackContext context(*this, changes, impl_->last_frame ? *impl_->last_frame : impl_->current());
-  const Impl::Running running(impl_->running, changes);
+  const Impl::Running running(impl_->calls.running, changes);
   impl_->threads.run(context, changes);
 }
 
@@ -457,8 +462,8 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
                                                                          detail::num(dropped) + " changes were dropped"}});
     return report;  // `changes` goes here: what its timers captured may call the runtime, refused too
   }
-  const Impl::Count busy(impl_->busy);
-  if (impl_->running) {
+  const Impl::Count busy(impl_->calls.busy);
+  if (impl_->calls.running) {
     // From inside a timer callback or a write-back: the frame is using the tables, so the
     // changes join the frame's own change-set, which apply() carries out after every callback.
     // A removal that reaches the frame stops its timer at once, as one made in it would.
@@ -466,13 +471,13 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
       if (const auto* remove = std::get_if<RemoveTimer>(&c)) (void)impl_->timers.stop(remove->id);
     }
     report.deferred = changes.changes().size();
-    impl_->running->append(std::move(changes));
+    impl_->calls.running->append(std::move(changes));
     return report;
   }
   report.update = changes.update();
   report.timers_run = changes.timers_run_;
   report.thread_messages = changes.thread_messages_;
-  const Impl::Count applied(impl_->applying);
+  const Impl::Count applied(impl_->calls.applying);
   (void)impl_->current();  // brings `latest` up to now
   for (Change& change : changes.changes_) {
     // The changes count from when apply() began, or from a later instant that a destructor it
