@@ -12,22 +12,13 @@ bool alive(const RuntimeLink& link) noexcept { return link.alive.load(std::memor
 ThreadCore::ThreadCore(std::shared_ptr<RuntimeLink> l) : link(std::move(l)), mailbox(std::make_unique<ThreadMailbox>()) {}
 ThreadCore::~ThreadCore() = default;
 
-void ThreadCore::write_progress(void* value, void (*write)(void* value, Payload& slot)) {
-  {
-    std::lock_guard lock(mailbox->progress_mutex);
-    write(value, mailbox->progress);
-    mailbox->progress_waiting = true;
-  }
-  if (!progress_fresh.exchange(true, std::memory_order_seq_cst)) link->ring();
-}
-
 bool ThreadCore::take_progress(Payload& latest) {
   if (!progress_fresh.exchange(false, std::memory_order_seq_cst)) return false;
-  std::lock_guard lock(mailbox->progress_mutex);
-  if (!mailbox->progress_waiting) return false;
-  mailbox->progress_waiting = false;
-  std::swap(latest, mailbox->progress);
-  return true;
+  progress_lock.lock();
+  const bool waiting = std::exchange(progress_waiting, false);
+  if (waiting) std::swap(latest, progress);
+  progress_lock.unlock();
+  return waiting;
 }
 
 void ThreadCore::deliver(Payload m) {

@@ -1,7 +1,7 @@
-// ThreadMailbox: the parts of a worker's core that block: the app's messages to the worker
-// (with the condition variable receive_for() sleeps on) and the progress slot. Private to the
-// library, so that thread.hpp need not pull <mutex>, <condition_variable> and <deque> into the
-// app's files; ThreadCore holds one by pointer.
+// ThreadMailbox: the part of a worker's core that blocks: the app's messages to the worker,
+// with the condition variable receive_for() sleeps on. Private to the library, so that
+// thread.hpp need not pull <mutex>, <condition_variable> and <deque> into the app's files;
+// ThreadCore holds one by pointer.
 #pragma once
 
 #include <condition_variable>
@@ -16,10 +16,6 @@ struct ThreadMailbox {
   std::mutex inbox_mutex;
   std::condition_variable_any inbox_cv;
   std::deque<Payload> inbox;
-
-  std::mutex progress_mutex;
-  Payload progress;               // the newest report, while progress_waiting
-  bool progress_waiting = false;  // under progress_mutex
 };
 
 }  // namespace cadence::detail

@@ -31,10 +31,28 @@ struct ThreadTableAccess;
 /// The runtime's doorbell, which workers ring when they post into an empty channel, and what
 /// the runtime's workers share with it (runtime/src/runtime_link.hpp). Opaque here.
 struct RuntimeLink;
-/// A worker's blocking mailboxes: the app's messages to it and the progress slot, each under a
-/// mutex (runtime/src/thread_mailbox.hpp). Opaque here, so that apps do not compile <mutex>,
-/// <condition_variable> and <deque> with every file that includes thread.hpp.
+/// A worker's blocking mailbox: the app's messages to it, under a mutex, with the condition
+/// variable receive_for() sleeps on (runtime/src/thread_mailbox.hpp). Opaque here, so that apps
+/// do not compile <mutex>, <condition_variable> and <deque> with every file that includes
+/// thread.hpp.
 struct ThreadMailbox;
+
+/// The progress slot's lock: held for one assignment (worker) or one swap (UI thread) at a time.
+/// Inline and without <mutex>: a report costs an exchange and a store; a thread that finds it
+/// held sleeps in std::atomic::wait (a futex) until the holder's unlock wakes it.
+class SlotLock {
+ public:
+  void lock() noexcept {
+    while (held_.exchange(true, std::memory_order_acquire)) held_.wait(true, std::memory_order_relaxed);
+  }
+  void unlock() noexcept {
+    held_.store(false, std::memory_order_release);
+    held_.notify_one();
+  }
+
+ private:
+  std::atomic<bool> held_{false};
+};
 
 /// Rings the runtime's doorbell: wakes its event loop once per batch. Thread: any.
 CADENCE_RUNTIME_API void ring(RuntimeLink& link);
@@ -75,16 +93,19 @@ struct CADENCE_RUNTIME_API ThreadCore {
   // before `finished`, read by the UI thread after it): its outcome is "stopped", not "finished".
   bool stopped_at_return = false;
 
-  // The progress lane's doorbell: set by the first report since the UI last took the slot (that
+  // The progress lane: one slot, overwritten by the worker, taken by the UI thread at most once
+  // per frame. `progress_fresh` is set by the first report since the UI last took the slot (that
   // report rings the runtime: one wake-up per frame at most, however often the worker reports).
+  SlotLock progress_lock;
+  Payload progress;               // the newest report, while progress_waiting
+  bool progress_waiting = false;  // under progress_lock
   std::atomic<bool> progress_fresh{false};
   // The runtime's frame count when the thread started, so that its first Tick is the first
   // frame after that. Written before the worker starts.
   std::uint64_t first_frame = 0;
 
-  // UI -> worker (the app's Custom messages, rare, which the worker may block on) and the
-  // progress slot. Tick travels as the runtime's frame counter and Terminate as the stop
-  // request, so neither can pile up.
+  // UI -> worker: the app's Custom messages, rare, which the worker may block on. Tick travels
+  // as the runtime's frame counter and Terminate as the stop request, so neither can pile up.
   std::unique_ptr<ThreadMailbox> mailbox;
 
   /// Worker: queues a message and rings the runtime if this starts a batch.
@@ -118,21 +139,22 @@ struct CADENCE_RUNTIME_API ThreadCore {
   /// use allocates nothing (the UI swaps its last value back into the slot when it takes one).
   template <class V>
   void report_progress(V&& value) {
-    write_progress(const_cast<void*>(static_cast<const void*>(std::addressof(value))), [](void* from, Payload& slot) {
-      using D = std::decay_t<V>;
-      V&& v = std::forward<V>(*static_cast<std::remove_reference_t<V>*>(from));
-      D* held = slot.get<D>();
-      if constexpr (std::is_move_assignable_v<D>) {
-        if (held != nullptr) {
-          *held = std::forward<V>(v);
-          return;
-        }
+    using D = std::decay_t<V>;
+    progress_lock.lock();
+    D* held = progress.get<D>();
+    if constexpr (std::is_move_assignable_v<D>) {
+      if (held != nullptr) {
+        *held = std::forward<V>(value);
+      } else {
+        progress = Payload::of(std::forward<V>(value));
       }
-      slot = Payload::of(std::forward<V>(v));
-    });
+    } else {
+      progress = Payload::of(std::forward<V>(value));
+    }
+    progress_waiting = true;
+    progress_lock.unlock();
+    if (!progress_fresh.exchange(true, std::memory_order_seq_cst)) ring(*link);
   }
-  /// Worker: under the slot's lock, `write(value, slot)`; then rings as report_progress() says.
-  void write_progress(void* value, void (*write)(void* value, Payload& slot));
 
   /// UI: swaps the newest report into `latest` (the old value goes back to the slot, to be
   /// overwritten); false when there is none.
