@@ -14,10 +14,9 @@ ThreadCore::~ThreadCore() = default;
 
 bool ThreadCore::take_progress(Payload& latest) {
   if (!progress_fresh.exchange(false, std::memory_order_seq_cst)) return false;
-  progress_lock.lock();
+  const SlotLock::Held held(progress_lock);
   const bool waiting = std::exchange(progress_waiting, false);
   if (waiting) std::swap(latest, progress);
-  progress_lock.unlock();
   return waiting;
 }
 

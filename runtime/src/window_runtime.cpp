@@ -283,24 +283,28 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
 // Each mutator is one change through submit(): while callbacks run it joins the running
 // frame's change-set, else it is carried out now.
 
-Status WindowRuntime::submit(Change change, ChangeSet* pending) {
-  if (!impl_->usable()) return impl_->refusal();
+Status WindowRuntime::submit(Change change, ChangeSet* context_set) {
+  if (!impl_->usable()) return impl_->refusal();  // before anything of the UI thread's is read
   const Impl::Count busy(impl_->calls.busy);
-  if (pending != nullptr) return impl_->record(*pending, std::move(change));
-  return impl_->carry_out(change, impl_->current());
+  // Held here, so that a change refused below (its timer's or thread's captures are app code)
+  // is destroyed while the call still counts as busy.
+  Change held = std::move(change);
+  ChangeSet* const pending = context_set != nullptr ? context_set : impl_->calls.running;
+  if (pending != nullptr) return impl_->record(*pending, std::move(held));
+  return impl_->carry_out(held, impl_->current());
 }
 
 Status WindowRuntime::add_timer(TimerId id, Timer timer) {
-  return submit(AddTimer{id, std::move(timer), false}, impl_->calls.running);
+  return submit(AddTimer{id, std::move(timer), false}, nullptr);
 }
 Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
-  return submit(AddTimer{id, std::move(timer), true}, impl_->calls.running);
+  return submit(AddTimer{id, std::move(timer), true}, nullptr);
 }
-Status WindowRuntime::remove_timer(TimerId id) { return submit(RemoveTimer{id}, impl_->calls.running); }
-Status WindowRuntime::pause_timer(TimerId id) { return submit(PauseTimer{id}, impl_->calls.running); }
-Status WindowRuntime::resume_timer(TimerId id) { return submit(ResumeTimer{id}, impl_->calls.running); }
+Status WindowRuntime::remove_timer(TimerId id) { return submit(RemoveTimer{id}, nullptr); }
+Status WindowRuntime::pause_timer(TimerId id) { return submit(PauseTimer{id}, nullptr); }
+Status WindowRuntime::resume_timer(TimerId id) { return submit(ResumeTimer{id}, nullptr); }
 Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
-  return submit(StartThread{id, std::move(thread), {}, false}, impl_->calls.running);
+  return submit(StartThread{id, std::move(thread), {}, false}, nullptr);
 }
 
 Status WindowRuntime::set_hidden(bool hidden) {
@@ -337,12 +341,15 @@ Result<std::size_t> WindowRuntime::each_timer_of(WidgetId owner, ChangeSet* pend
 }
 
 Result<std::size_t> WindowRuntime::remove_timers_of(WidgetId owner) {
+  if (!impl_->usable()) return impl_->refusal().error();
   return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return remove_timer(id); });
 }
 Result<std::size_t> WindowRuntime::pause_timers_of(WidgetId owner) {
+  if (!impl_->usable()) return impl_->refusal().error();
   return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return pause_timer(id); });
 }
 Result<std::size_t> WindowRuntime::resume_timers_of(WidgetId owner) {
+  if (!impl_->usable()) return impl_->refusal().error();
   return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return resume_timer(id); });
 }
 
@@ -354,7 +361,11 @@ bool WindowRuntime::waits_to_start(ThreadId id, const ChangeSet* pending) const 
          (!impl_->threads.contains(id) || impl_->threads.finishing(id));
 }
 
-Status WindowRuntime::stop_thread(ThreadId id) { return stop_thread(id, impl_->calls.running); }
+// The running frame's set is read only on the UI thread (another thread gets its refusal).
+Status WindowRuntime::stop_thread(ThreadId id) {
+  if (!impl_->usable()) return impl_->refusal();
+  return stop_thread(id, impl_->calls.running);
+}
 Status WindowRuntime::stop_thread(ThreadId id, ChangeSet* pending) {
   if (!impl_->usable()) return impl_->refusal();
   const Impl::Count busy(impl_->calls.busy);
@@ -363,6 +374,7 @@ Status WindowRuntime::stop_thread(ThreadId id, ChangeSet* pending) {
 }
 
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
+  if (!impl_->usable()) return impl_->refusal();
   return send_to_thread(id, std::move(payload), impl_->calls.running);
 }
 Status WindowRuntime::send_to_thread(ThreadId id, Payload payload, ChangeSet* pending) {
@@ -375,7 +387,8 @@ Status WindowRuntime::send_to_thread(ThreadId id, Payload payload, ChangeSet* pe
 // Questions from another thread get the answers of an empty runtime: the tables are the UI
 // thread's, and reading them from another would be a data race.
 bool WindowRuntime::has_thread(ThreadId id) const {
-  return impl_->usable() && (impl_->threads.contains(id) || (impl_->calls.running && impl_->calls.running->starts_thread(id)));
+  if (!impl_->usable()) return false;
+  return impl_->threads.contains(id) || (impl_->calls.running != nullptr && impl_->calls.running->starts_thread(id));
 }
 std::size_t WindowRuntime::thread_count() const noexcept { return impl_->usable() ? impl_->threads.size() : 0; }
 void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) {

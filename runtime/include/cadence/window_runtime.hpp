@@ -269,10 +269,11 @@ class CADENCE_RUNTIME_API WindowRuntime {
  private:
   friend class CallbackContext;
   /// The one path of every timer and thread change made through the runtime or a context:
-  /// refused (another thread; the runtime is being destroyed), recorded in `pending` (checked
-  /// against the tables and that set now), or, when `pending` is null, carried out now exactly
-  /// as apply() carries it out.
-  Status submit(Change change, ChangeSet* pending);
+  /// refused (another thread; the runtime is being destroyed), recorded in a pending set
+  /// (`context_set`, or for the runtime's own calls the running frame's while callbacks run;
+  /// checked against the tables and that set now), or carried out now exactly as apply()
+  /// carries it out.
+  Status submit(Change change, ChangeSet* context_set);
   void* thread_data(ThreadId id, const std::type_info& type);
   const Payload* progress_payload(ThreadId id) const;
   Status stop_thread(ThreadId id, ChangeSet* pending);

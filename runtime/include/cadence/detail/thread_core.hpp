@@ -2,8 +2,9 @@
 //
 // Everything here is reached through shared_ptr, so a worker that outlives its window's runtime
 // only ever touches memory that is still alive: its core, and the runtime's link, which the
-// runtime marks closed (and whose waker it drops) before it goes. The lock-free channel to the
-// UI is inline; what blocks (mutexes, condition variables) is out of line, in runtime/src.
+// runtime marks closed (and whose waker it drops) before it goes. The channel to the UI and the
+// progress slot are inline; the app's messages to the worker and the runtime link, with their
+// mutexes and condition variables, are out of line, in runtime/src.
 #pragma once
 
 #include <atomic>
@@ -38,20 +39,37 @@ struct RuntimeLink;
 struct ThreadMailbox;
 
 /// The progress slot's lock: held for one assignment (worker) or one swap (UI thread) at a time.
-/// Inline and without <mutex>: a report costs an exchange and a store; a thread that finds it
-/// held sleeps in std::atomic::wait (a futex) until the holder's unlock wakes it.
+/// Inline and without <mutex>: uncontended, a report costs one compare-exchange and one
+/// exchange. A thread that finds it held sleeps in std::atomic::wait (a futex); unlock wakes a
+/// sleeper only when one said it sleeps (state 2), so the common case touches no shared table.
 class SlotLock {
  public:
   void lock() noexcept {
-    while (held_.exchange(true, std::memory_order_acquire)) held_.wait(true, std::memory_order_relaxed);
+    std::uint8_t seen = 0;
+    if (state_.compare_exchange_strong(seen, 1, std::memory_order_acquire)) return;
+    if (seen != 2) seen = state_.exchange(2, std::memory_order_acquire);
+    while (seen != 0) {
+      state_.wait(2, std::memory_order_relaxed);
+      seen = state_.exchange(2, std::memory_order_acquire);
+    }
   }
   void unlock() noexcept {
-    held_.store(false, std::memory_order_release);
-    held_.notify_one();
+    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
   }
+  /// Holds the lock for a scope, released also when what the scope does throws.
+  class Held {
+   public:
+    explicit Held(SlotLock& lock) noexcept : lock_(lock) { lock_.lock(); }
+    Held(const Held&) = delete;
+    Held& operator=(const Held&) = delete;
+    ~Held() { lock_.unlock(); }
+
+   private:
+    SlotLock& lock_;
+  };
 
  private:
-  std::atomic<bool> held_{false};
+  std::atomic<std::uint8_t> state_{0};  // 0 free, 1 held, 2 held and someone may sleep on it
 };
 
 /// Rings the runtime's doorbell: wakes its event loop once per batch. Thread: any.
@@ -140,19 +158,20 @@ struct CADENCE_RUNTIME_API ThreadCore {
   template <class V>
   void report_progress(V&& value) {
     using D = std::decay_t<V>;
-    progress_lock.lock();
-    D* held = progress.get<D>();
-    if constexpr (std::is_move_assignable_v<D>) {
-      if (held != nullptr) {
-        *held = std::forward<V>(value);
+    {
+      const SlotLock::Held held_lock(progress_lock);  // released if the value's copy throws
+      D* held = progress.get<D>();
+      if constexpr (std::is_move_assignable_v<D>) {
+        if (held != nullptr) {
+          *held = std::forward<V>(value);
+        } else {
+          progress = Payload::of(std::forward<V>(value));
+        }
       } else {
         progress = Payload::of(std::forward<V>(value));
       }
-    } else {
-      progress = Payload::of(std::forward<V>(value));
+      progress_waiting = true;
     }
-    progress_waiting = true;
-    progress_lock.unlock();
     if (!progress_fresh.exchange(true, std::memory_order_seq_cst)) ring(*link);
   }
 
