@@ -30,11 +30,9 @@ AdvanceReport HeapTimerQueue::advance(Ticks now, std::vector<Token>& fired) {
   return report;
 }
 
-bool HeapTimerQueue::peek_next(std::vector<Token>& out, std::size_t max) {
-  const std::size_t start = out.size();
-  if (heap_.root_ties(out, max)) return true;
-  out.resize(start);
-  return false;
+detail::Peek HeapTimerQueue::peek_next(std::vector<Token>& out, std::size_t max) {
+  out.clear();
+  return detail::Peek{.listed = heap_.root_ties(out, max)};
 }
 
 std::optional<Ticks> HeapTimerQueue::next_fire() {

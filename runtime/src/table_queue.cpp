@@ -34,9 +34,8 @@ const std::vector<Token>& TableQueue::advance(std::int64_t tick) {
   });
   // Time passing changes the next tick's timers only by firing them. A tick that could not be
   // listed may be listable once the wheel has moved its timers down to level 0, which it does
-  // before they are due: asked again within kRetryTicks of it, so that frames far from any
-  // timer do not ask every time.
-  if (!fired_.empty() || (listing_ == Listing::unlisted && listed_tick_ - now_ <= kRetryTicks)) {
+  // before they are due; the wheel said from when.
+  if (!fired_.empty() || (listing_ == Listing::unlisted && now_ >= ask_again_)) {
     listing_ = Listing::stale;
   }
   return fired_;
@@ -50,10 +49,9 @@ std::optional<std::int64_t> TableQueue::next_tick() {
 
 const std::vector<Token>* TableQueue::next_tokens() {
   if (listing_ == Listing::stale) {
-    next_.clear();
-    const bool listed = on(queue_, [&](auto& q) { return q.peek_next(next_, kListMax); });
-    listing_ = listed ? Listing::listed : Listing::unlisted;
-    listed_tick_ = next_tick().value_or(kMaxTick.count());
+    const Peek peek = on(queue_, [&](auto& q) { return q.peek_next(next_, kListMax); });
+    listing_ = peek.listed ? Listing::listed : Listing::unlisted;
+    ask_again_ = peek.ask_again;
   }
   return listing_ == Listing::listed ? &next_ : nullptr;
 }

@@ -26,12 +26,6 @@ class CADENCE_RUNTIME_API TableQueue {
  public:
   /// The most tokens next_tokens() lists; a busier tick is not listed.
   static constexpr std::size_t kListMax = 64;
-  /// A tick that could not be listed is asked about again after each advance once time is this
-  /// close to it: the span of the wheel's level 0 (16.4 s), within which the wheel holds every
-  /// timer on level 0 or in the block it is moving down, so it can list them. Further out, the
-  /// start of the millisecond will do as the next wake-up, and frames do not ask every time.
-  static constexpr std::int64_t kRetryTicks = std::int64_t{1} << TimerWheel::kLevel1Shift;
-
   explicit TableQueue(QueueKind kind);
 
   /// Files `token` under `tick` (> now()). O(1) wheel, O(log n) heap.
@@ -46,10 +40,11 @@ class CADENCE_RUNTIME_API TableQueue {
   std::optional<std::int64_t> next_tick();
   /// The tokens filed under next_tick(), in fire order, or nullptr when the queue cannot list
   /// them cheaply: more than kListMax, or still on a coarse level of the wheel (more than about
-  /// 16 s away, or in a large block). Empty when the queue is. Kept until a schedule, a cancel
-  /// or a firing advance changes the answer (an unlisted tick: until time is within kRetryTicks
-  /// of it). Cost: O(kListMax) when it has to ask again (for a block the wheel is moving down,
-  /// finishing that move: at most TimerWheel::kPeekDrainMax entries), else O(1).
+  /// 16 s away, or in a large block). Empty when the queue is. The answer is kept until a
+  /// schedule, a cancel or a firing advance changes it, or (not listed) until time reaches the
+  /// tick from which the queue said asking again may help. Cost: O(kListMax) when it asks again
+  /// (for a block the wheel is moving down, finishing that move: at most
+  /// TimerWheel::kPeekDrainMax entries), else O(1).
   const std::vector<Token>* next_tokens();
 
  private:
@@ -59,7 +54,7 @@ class CADENCE_RUNTIME_API TableQueue {
   std::vector<Token> fired_;
   std::vector<Token> next_;
   Listing listing_ = Listing::stale;
-  std::int64_t listed_tick_ = 0;  // next_tick() when the listing was made
+  std::int64_t ask_again_ = 0;  // not listed: from this now() the queue may list them
   std::int64_t now_ = 0;          // the queue's now(), kept here to save a dispatch
 };
 

@@ -142,9 +142,10 @@ std::optional<Ticks> TimerWheel::next_fire_slow() {
   return Ticks{*next_fire_ms_};
 }
 
-bool TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
+detail::Peek TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
+  out.clear();
   const std::optional<Ticks> next = next_fire();
-  if (!next) return true;
+  if (!next) return {};
   const std::int64_t d = next->count();
   // Entries with deadline d may still sit on a coarse level: its slot's earliest deadline says
   // so (or is unknown until relearned). Such a slot is the block now moving down, or a later
@@ -155,22 +156,17 @@ bool TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
     if ((coarse_occupied_levels_ & (1u << level)) == 0) continue;
     const detail::CoarseBlock& c = coarse(level).block(coarse_index(level, d));
     if (c.count == 0 || (c.min_count > 0 && c.min_ms != d)) continue;
-    const std::int64_t block = d >> shift_of(level);
-    const bool moving = (block - 1) * width_of(level) < now_ms_;
-    if (!moving || c.count > kPeekDrainMax) return false;
-    drain(level, block, 0, /*finish=*/true);
+    const std::int64_t opens = ((d >> shift_of(level)) - 1) * width_of(level);  // I3's window start
+    if (opens >= now_ms_) return {.listed = false, .ask_again = opens + 1};
+    if (c.count > kPeekDrainMax) return {.listed = false, .ask_again = now_ms_ + 1};
+    drain(level, d >> shift_of(level), 0, /*finish=*/true);
   }
   // Level 0 holds one deadline per slot: every entry of d's slot is due at d.
-  const std::size_t start = out.size();
-  std::size_t n = 0;
   for (std::uint32_t i = ends_[slot_id(0, d)].head; !is_end(i); i = pool_.links(i).next) {
-    if (++n > max) {
-      out.resize(start);
-      return false;
-    }
+    if (out.size() == max) return {.listed = false};
     out.push_back(pool_.payload(i).token);
   }
-  return true;
+  return {};
 }
 
 std::int64_t TimerWheel::front_block(std::uint32_t level) const noexcept {

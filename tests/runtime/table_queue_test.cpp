@@ -73,5 +73,44 @@ TEST(TableQueueWheelTest, ATickOnACoarseLevelIsListedOnceTheWheelHasBroughtItDow
   EXPECT_EQ(*queue.next_tokens(), (Tokens{1, 2}));
 }
 
+TEST(TableQueueWheelTest, ACoarseTickIsAskedAboutAgainFromTheTickItsBlockBeginsToMoveDown) {
+  TableQueue queue(QueueKind::wheel);
+  constexpr std::int64_t kWidth = std::int64_t{1} << TimerWheel::kLevel1Shift;  // a level-1 block
+  const std::int64_t far = 3 * kWidth + 123;  // in level-1 block 3, whose move opens at 2 * kWidth
+  queue.schedule(far, 7);
+  ASSERT_EQ(queue.next_tokens(), nullptr);
+  ASSERT_TRUE(queue.advance(2 * kWidth).empty());
+  EXPECT_EQ(queue.next_tokens(), nullptr) << "at the window's start the block has not begun to move";
+  ASSERT_TRUE(queue.advance(2 * kWidth + 1).empty());
+  ASSERT_NE(queue.next_tokens(), nullptr) << "one tick later it has, and the table is told at once";
+  EXPECT_EQ(*queue.next_tokens(), Tokens{7});
+}
+
+TEST(TableQueueWheelTest, ABlockLargerThanOnePeekMovesIsListedOnlyOnceItsDrainHasShrunkIt) {
+  TableQueue queue(QueueKind::wheel);
+  constexpr std::int64_t kWidth = std::int64_t{1} << TimerWheel::kLevel1Shift;
+  const std::int64_t far = 3 * kWidth;  // the first tick of level-1 block 3
+  queue.schedule(far, 1);
+  queue.schedule(far, 2);
+  constexpr Token kMore = TimerWheel::kPeekDrainMax + 100;  // later ticks of the same block
+  for (Token t = 0; t < kMore; ++t) queue.schedule(far + 1 + static_cast<std::int64_t>(t % 1000), 100 + t);
+  ASSERT_TRUE(queue.advance(2 * kWidth + 1).empty());
+  EXPECT_EQ(queue.next_tokens(), nullptr) << "the block has begun moving but holds more than one peek moves";
+  // The drain moves a share at every advance; the listing comes as soon as what is left is small
+  // enough, and in any case before the tick is due.
+  std::int64_t listed_at = -1;
+  for (std::int64_t now = 2 * kWidth + 2; now < far; ++now) {
+    ASSERT_TRUE(queue.advance(now).empty());
+    if (const Tokens* t = queue.next_tokens()) {
+      EXPECT_EQ(*t, (Tokens{1, 2}));
+      listed_at = now;
+      break;
+    }
+  }
+  ASSERT_GT(listed_at, 2 * kWidth + 1);
+  EXPECT_LT(listed_at, far);
+  EXPECT_EQ(queue.advance(far), (Tokens{1, 2}));
+}
+
 }  // namespace
 }  // namespace cadence::detail

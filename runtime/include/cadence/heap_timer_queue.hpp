@@ -42,10 +42,11 @@ class CADENCE_RUNTIME_API HeapTimerQueue final : public TimerQueue {
 
  private:
   friend class detail::TableQueue;
-  /// For the runtime's timer table: appends the tokens due at next_fire(), in fire order, and
-  /// returns true when there are at most `max`, else returns false and leaves `out` as it was.
-  /// Walks the heap from the root through the entries that share its deadline: O(max).
-  bool peek_next(std::vector<Token>& out, std::size_t max);
+  /// For the runtime's timer table: replaces `out` with the tokens due at next_fire(), in fire
+  /// order, when there are at most `max`; else says they are not listed (`out` is then
+  /// unspecified) and only a schedule, cancel or fire changes that. Walks the heap from the
+  /// root through the entries that share its deadline: O(max).
+  detail::Peek peek_next(std::vector<Token>& out, std::size_t max);
 
   TimeoutHeap heap_;
   std::int64_t now_ms_;

@@ -60,6 +60,18 @@ struct QueueId {
   friend constexpr auto operator<=>(QueueId, QueueId) = default;
 };
 
+namespace detail {
+/// A queue's answer when the runtime's timer table asks it for the tokens of its next tick
+/// (`peek_next`, private to the queues and to detail::TableQueue).
+struct Peek {
+  /// True when the tokens were listed; false when the queue cannot list them cheaply.
+  bool listed = true;
+  /// When not listed: the earliest now() from which asking again, with nothing scheduled,
+  /// cancelled or fired meanwhile, may list them; kMaxTick when only such a change can.
+  std::int64_t ask_again = kMaxTick.count();
+};
+}  // namespace detail
+
 /// What one advance() call did.
 struct AdvanceReport {
   std::size_t fired = 0;     ///< tokens appended to the output

@@ -68,6 +68,10 @@ class CADENCE_RUNTIME_API TimerWheel final : public TimerQueue {
   static constexpr std::uint32_t kCoarseBits = kRatioBits + 1;
   /// Levels 0..8: level 8 slots are 2^56 ms wide, and 64 of them reach kMaxTick.
   static constexpr std::uint32_t kLevels = 9;
+  /// The largest coarse block the runtime's timer table has the wheel move down at once when it
+  /// asks for the next tick's timers: 4,096 entries, about 100 us, so that a frame never pays
+  /// more (the drains spread larger blocks over their window).
+  static constexpr std::uint32_t kPeekDrainMax = 4096;
 
   /// An empty wheel whose time starts at `start` (clamped to [0, kLastTick]).
   explicit TimerWheel(Ticks start = Ticks{0});
@@ -93,17 +97,17 @@ class CADENCE_RUNTIME_API TimerWheel final : public TimerQueue {
 
  private:
   friend class detail::TableQueue;
-  /// For the runtime's timer table, which keeps finer times than a tick: appends the tokens
-  /// due at next_fire(), in fire order, and returns true, when there are at most `max` and they
-  /// can be listed cheaply; else returns false and leaves `out` as it was. It lists the level-0 slot of the next deadline. When entries with that deadline still sit on
-  /// a coarse level in a block that has begun moving down and holds at most kPeekDrainMax
-  /// entries, it finishes that block's move first (O(its entries), which its drain would have
-  /// spent before the deadline anyway). False while such entries sit in a block that has not
-  /// begun moving (the next timer is more than 16.4 s away) or in a larger one.
-  bool peek_next(std::vector<Token>& out, std::size_t max);
-  /// The largest coarse block peek_next() moves down at once: 4,096 entries, about 100 us, so
-  /// that a call never costs a frame (the drains spread larger blocks over their window).
-  static constexpr std::uint32_t kPeekDrainMax = 4096;
+  /// For the runtime's timer table, which keeps finer times than a tick: replaces `out` with
+  /// the tokens due at next_fire(), in fire order, when there are at most `max` and they can be
+  /// listed cheaply; else says they are not listed (`out` is then unspecified) and from which
+  /// now() asking again may list them. It lists the level-0 slot of the next deadline. When
+  /// entries with that deadline still sit on a coarse level in a block that has begun moving
+  /// down and holds at most kPeekDrainMax entries, it finishes that block's move first (O(its
+  /// entries), which its drain would have spent before the deadline anyway). Not listed while
+  /// such entries sit in a block that has not begun moving (ask again once it has) or in a
+  /// larger one (ask again at the next tick: each
+  /// advance moves part of it down); or when level 0 holds more than `max` (only a change helps).
+  detail::Peek peek_next(std::vector<Token>& out, std::size_t max);
 
   static constexpr std::uint32_t kLevel0Slots = std::uint32_t{1} << kLevel0Bits;
   static constexpr std::uint32_t kCoarseSlots = std::uint32_t{1} << kCoarseBits;
