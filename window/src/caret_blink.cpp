@@ -43,7 +43,9 @@ void CaretBlink::start(WindowRuntime& runtime) {
                                        toggled_ = true;  // the window draws for it (not a redraw request: see toggled())
                                        const Duration late = runtime.now() - info.due;
                                        lateness_ms_.push_back(std::chrono::duration<float, std::milli>(late).count());
-                                       if (lateness_ms_.size() > WindowStats::kLatenessSamples) lateness_ms_.pop_front();
+                                       if (lateness_ms_.size() > WindowStats::kLatenessSamples) {
+                                         lateness_ms_.erase(lateness_ms_.begin());  // 960 bytes, once a blink
+                                       }
                                        return TimerCallbackReturn::keep();
                                      })).ok();
 }

@@ -7,9 +7,9 @@
 #include <imgui.h>
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "cadence/window_runtime.hpp"
 
@@ -22,7 +22,7 @@ namespace cadence::detail {
 /// time) is overridden by pinning the active field's CursorAnim before its widget runs.
 class CaretBlink {
  public:
-  CaretBlink(Duration half_period, std::deque<float>& lateness_ms) : half_period_(half_period), lateness_ms_(lateness_ms) {}
+  CaretBlink(Duration half_period, std::vector<float>& lateness_ms) : half_period_(half_period), lateness_ms_(lateness_ms) {}
   /// Before the app's widgets: make ImGui draw the caret as our phase says.
   void before_widgets(float delta_time) const;
   /// After them: start or stop the blink as a text field gains or loses focus; restart the
@@ -36,7 +36,7 @@ class CaretBlink {
  private:
   void start(WindowRuntime& runtime);
   Duration half_period_;
-  std::deque<float>& lateness_ms_;
+  std::vector<float>& lateness_ms_;
   bool visible_ = true;
   bool running_ = false;
   bool toggled_ = false;

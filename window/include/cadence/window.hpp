@@ -74,7 +74,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -181,7 +180,7 @@ struct WindowStats {
   /// How late the caret's blink timer ran, in milliseconds (time source at the run minus the
   /// due time), for its last runs; at most kLatenessSamples, oldest first.
   static constexpr std::size_t kLatenessSamples = 240;
-  std::deque<float> caret_lateness_ms;
+  std::vector<float> caret_lateness_ms;
 };
 
 class CADENCE_WINDOW_API Window {
