@@ -50,16 +50,12 @@ std::string status_text(const std::optional<TimerStatus>& s) {
 
 std::string error_text(const Error& e) { return std::to_string(static_cast<int>(e.code)) + ": " + e.message; }
 
-class MutationPathsTest : public ::testing::TestWithParam<QueueKind> {
+/// The fixture's runtime is changed by mutators; `applied` by sets.
+class MutationPathsTest : public RuntimeFixture {
  protected:
-  static WindowRuntime::Options options() {
-    WindowRuntime::Options o;
-    o.queue = GetParam();
-    o.frame_interval = 16ms;
-    return o;
-  }
-  ManualClock direct_clock, applied_clock;
-  WindowRuntime direct{direct_clock.source(), options()};
+  WindowRuntime& direct = runtime;
+  ManualClock& direct_clock = clock;
+  ManualClock applied_clock;
   WindowRuntime applied{applied_clock.source(), options()};
   std::vector<std::uint64_t> direct_log, applied_log;
 };
