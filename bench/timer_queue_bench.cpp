@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
+#include "baselines/compact_heap_queue.hpp"
 #include "baselines/lazy_heap_queue.hpp"
 #include "baselines/libuv_queue.hpp"
 #include "baselines/multimap_queue.hpp"
@@ -91,6 +93,41 @@ void PairSame(benchmark::State& state) {
     k = (k + 1) & (kRing - 1);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+// A reactor's connection timeouts set up and torn down in bulk: schedule n timers, then cancel
+// all n in a random order, after one such untimed round. Each half is timed on its own;
+// ns_per_pair is the whole round over n, schedule_ns and cancel_ns the halves over n.
+template <class Q>
+void Batch(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto q = make_queue<Q>(n);
+  const std::vector<std::int64_t> d = delays(n, 8);
+  std::vector<std::uint32_t> order(n);
+  for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(9));
+  std::vector<QueueId> ids(n);
+  double schedule_ns = 0, cancel_ns = 0;
+  const auto round = [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < n; ++i) ids[i] = q->schedule(Ticks{d[i]}, i);
+    const auto t1 = std::chrono::steady_clock::now();
+    for (const std::uint32_t i : order) q->cancel(ids[i]);
+    const auto t2 = std::chrono::steady_clock::now();
+    return std::pair{std::chrono::duration<double, std::nano>(t1 - t0).count(),
+                     std::chrono::duration<double, std::nano>(t2 - t1).count()};
+  };
+  (void)round();
+  for (auto _ : state) {
+    const auto [s, c] = round();
+    state.SetIterationTime((s + c) * 1e-9);
+    schedule_ns += s;
+    cancel_ns += c;
+  }
+  const double pairs = static_cast<double>(n) * static_cast<double>(state.iterations());
+  state.counters["ns_per_pair"] = (schedule_ns + cancel_ns) / pairs;
+  state.counters["schedule_ns"] = schedule_ns / pairs;
+  state.counters["cancel_ns"] = cancel_ns / pairs;
 }
 
 // n timers with the firing workload's delays, warmed, ready to fire.
@@ -236,28 +273,40 @@ CADENCE_QUEUE_BENCH(Pair, MultimapQueue);
 CADENCE_QUEUE_BENCH(Pair, VectorScanQueue);
 CADENCE_QUEUE_BENCH(Pair, LibuvQueue);
 
+CADENCE_QUEUE_BENCH(Pair, CompactHeapQueue);
+
+CADENCE_QUEUE_BENCH(Batch, TimerWheel, ->UseManualTime());
+CADENCE_QUEUE_BENCH(Batch, HeapTimerQueue, ->UseManualTime());
+CADENCE_QUEUE_BENCH(Batch, CompactHeapQueue, ->UseManualTime());
+CADENCE_QUEUE_BENCH(Batch, LazyHeapQueue, ->UseManualTime());
+CADENCE_QUEUE_BENCH(Batch, LibuvQueue, ->UseManualTime());
+
 CADENCE_QUEUE_BENCH(PairSame, TimerWheel);
 CADENCE_QUEUE_BENCH(PairSame, HeapTimerQueue);
 CADENCE_QUEUE_BENCH(PairSame, LazyHeapQueue);
 CADENCE_QUEUE_BENCH(PairSame, MultimapQueue);
 CADENCE_QUEUE_BENCH(PairSame, VectorScanQueue);
 CADENCE_QUEUE_BENCH(PairSame, LibuvQueue);
+CADENCE_QUEUE_BENCH(PairSame, CompactHeapQueue);
 
 CADENCE_QUEUE_BENCH(Fire, TimerWheel, ->UseManualTime()->Unit(benchmark::kMillisecond));
 CADENCE_QUEUE_BENCH(Fire, HeapTimerQueue, ->UseManualTime()->Unit(benchmark::kMillisecond));
 CADENCE_QUEUE_BENCH(Fire, LazyHeapQueue, ->UseManualTime()->Unit(benchmark::kMillisecond));
 CADENCE_QUEUE_BENCH(Fire, MultimapQueue, ->UseManualTime()->Unit(benchmark::kMillisecond));
+CADENCE_QUEUE_BENCH(Fire, CompactHeapQueue, ->UseManualTime()->Unit(benchmark::kMillisecond));
 BENCHMARK_TEMPLATE(Fire, VectorScanQueue)->Arg(1'000)->Arg(100'000)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 BENCHMARK_TEMPLATE(FireWorstFrame, TimerWheel)->Arg(1'000'000)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
 BENCHMARK_TEMPLATE(FireWorstFrame, LazyHeapQueue)->Arg(1'000'000)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
 BENCHMARK_TEMPLATE(FireWorstFrame, HeapTimerQueue)->Arg(1'000'000)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
+BENCHMARK_TEMPLATE(FireWorstFrame, CompactHeapQueue)->Arg(1'000'000)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
 
 CADENCE_QUEUE_BENCH(IdleFrame, TimerWheel);
 CADENCE_QUEUE_BENCH(IdleFrame, HeapTimerQueue);
 CADENCE_QUEUE_BENCH(IdleFrame, LazyHeapQueue);
 CADENCE_QUEUE_BENCH(IdleFrame, MultimapQueue);
 CADENCE_QUEUE_BENCH(IdleFrame, VectorScanQueue);
+CADENCE_QUEUE_BENCH(IdleFrame, CompactHeapQueue);
 
 CADENCE_QUEUE_BENCH(IdleMovingNear, TimerWheel, ->UseManualTime()->Iterations(3));
 CADENCE_QUEUE_BENCH(IdleMovingNear, LazyHeapQueue, ->UseManualTime()->Iterations(3));
@@ -270,6 +319,7 @@ CADENCE_QUEUE_BENCH(Memory, TimerWheel, ->Iterations(1));
 CADENCE_QUEUE_BENCH(Memory, HeapTimerQueue, ->Iterations(1));
 CADENCE_QUEUE_BENCH(Memory, LazyHeapQueue, ->Iterations(1));
 CADENCE_QUEUE_BENCH(Memory, MultimapQueue, ->Iterations(1));
+CADENCE_QUEUE_BENCH(Memory, CompactHeapQueue, ->Iterations(1));
 
 }  // namespace
 }  // namespace cadence::bench

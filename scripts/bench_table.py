@@ -45,7 +45,7 @@ def load(paths):
             scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
             out[key]["time_ns"] = b["real_time"] * scale
             for field in ("ns_per_timer", "worst_frame_us", "mean_frame_ns", "bytes_per_timer",
-                          "wakes_per_batch", "items_per_second"):
+                          "wakes_per_batch", "items_per_second", "ns_per_pair", "schedule_ns", "cancel_ns"):
                 if field in b:
                     out[key][field] = b[field]
     return out, window
@@ -89,7 +89,7 @@ def queues_tables(r):
         u = get(r, "Pair", "LibuvQueue", n)
         if w is None:
             continue
-        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Pair", q, n)) for q in others]
+        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Pair", q, n)) for q in others + ["CompactHeapQueue"]]
         rh, ru = (h / w if h else None), (u / w if u else None)
         if n <= 100000:
             target = f"heap/wheel {fmt(rh, 2)} (>= 2): {verdict(rh and rh >= 2)}; libuv/wheel {fmt(ru, 1)} (>= 10): {verdict(ru and ru >= 10)}"
@@ -98,7 +98,26 @@ def queues_tables(r):
         rows.append(cells + [target])
     if rows:
         out.append("### Schedule + cancel pair: cancel a random pending timer, schedule a new one (ns per pair, N pending)\n\n" + table(
-            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "libuv", "target"], rows))
+            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "libuv", "compact heap", "target"], rows))
+
+    rows = []
+    batch = ["HeapTimerQueue", "CompactHeapQueue", "LazyHeapQueue", "LibuvQueue"]
+    targets = {1000: lambda w, c: f"wheel {fmt(w, 1)} (<= 12): {verdict(w <= 12)}",
+               100000: lambda w, c: f"wheel {fmt(w, 1)} (<= 32): {verdict(w <= 32)}; compact/wheel {fmt(c / w if c else None, 2)} (>= 1.6): {verdict(c and c / w >= 1.6)}",
+               1000000: lambda w, c: f"wheel/compact {fmt(w / c if c else None, 2)} (<= 1): {verdict(c and w <= c)}"}
+    for n in ns:
+        w = get(r, "Batch", "TimerWheel", n, field="ns_per_pair")
+        if w is None:
+            continue
+        c = get(r, "Batch", "CompactHeapQueue", n, field="ns_per_pair")
+        halves = f"{fmt(get(r, 'Batch', 'TimerWheel', n, field='schedule_ns'))} + {fmt(get(r, 'Batch', 'TimerWheel', n, field='cancel_ns'))}"
+        compact_halves = f"{fmt(get(r, 'Batch', 'CompactHeapQueue', n, field='schedule_ns'))} + {fmt(get(r, 'Batch', 'CompactHeapQueue', n, field='cancel_ns'))}"
+        rows.append([n_label(n), fmt(w), halves] + [fmt(get(r, "Batch", q, n, field="ns_per_pair")) for q in batch] +
+                    [compact_halves, targets[n](w, c)])
+    if rows:
+        out.append("### Batch: schedule N timers, then cancel all N in a random order (ns per schedule + cancel pair)\n\n" + table(
+            ["N", "TimerWheel", "wheel schedule + cancel", "HeapTimerQueue", "compact heap", "lazy heap", "libuv",
+             "compact schedule + cancel", "target"], rows))
 
     rows = []
     for n in ns:
@@ -107,11 +126,11 @@ def queues_tables(r):
             continue
         h = get(r, "PairSame", "LazyHeapQueue", n)
         u = get(r, "PairSame", "LibuvQueue", n)
-        cells = [n_label(n), fmt(w)] + [fmt(get(r, "PairSame", q, n)) for q in others]
+        cells = [n_label(n), fmt(w)] + [fmt(get(r, "PairSame", q, n)) for q in others + ["CompactHeapQueue"]]
         rows.append(cells + [f"heap/wheel {fmt(h / w if h else None, 2)}, libuv/wheel {fmt(u / w if u else None, 1)}"])
     if rows:
         out.append("### Schedule + cancel pair: schedule a timer, cancel that timer (ns per pair, N pending)\n\n" + table(
-            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "libuv", "ratios"], rows))
+            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "libuv", "compact heap", "ratios"], rows))
 
     rows = []
     for n in ns:
@@ -119,20 +138,26 @@ def queues_tables(r):
         if w is None:
             continue
         h = get(r, "Fire", "LazyHeapQueue", n, field="ns_per_timer")
-        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Fire", q, n, field="ns_per_timer")) for q in others[:4]]
-        target = f"heap/wheel {fmt(h / w if h else None, 2)} (>= 4): {verdict(h and h / w >= 4)}" if n == 100000 else f"heap/wheel {fmt(h / w if h else None, 2)}"
+        c = get(r, "Fire", "CompactHeapQueue", n, field="ns_per_timer")
+        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Fire", q, n, field="ns_per_timer")) for q in others[:4] + ["CompactHeapQueue"]]
+        target = f"heap/wheel {fmt(h / w if h else None, 2)}, compact/wheel {fmt(c / w if c else None, 2)}"
+        if n == 100000:
+            target = (f"heap/wheel {fmt(h / w if h else None, 2)} (>= 5): {verdict(h and h / w >= 5)}; "
+                      f"compact/wheel {fmt(c / w if c else None, 2)} (>= 5): {verdict(c and c / w >= 5)}")
         rows.append(cells + [target])
     if rows:
         out.append("### Firing in 16 ms frames until all have fired (ns per timer)\n\n" + table(
-            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "ratio"], rows))
+            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "compact heap", "ratio"], rows))
 
     w = get(r, "FireWorstFrame", "TimerWheel", 1000000, field="worst_frame_us")
     h = get(r, "FireWorstFrame", "LazyHeapQueue", 1000000, field="worst_frame_us")
     t = get(r, "FireWorstFrame", "HeapTimerQueue", 1000000, field="worst_frame_us")
+    c = get(r, "FireWorstFrame", "CompactHeapQueue", 1000000, field="worst_frame_us")
     if w is not None:
         out.append("### Worst single frame while firing, N = 1e6 (us)\n\n" + table(
-            ["TimerWheel", "HeapTimerQueue", "lazy heap", "target"],
-            [[fmt(w), fmt(t), fmt(h), f"wheel/heap {fmt(w / h if h else None, 2)} (<= 3): {verdict(h and w / h <= 3)}"]]))
+            ["TimerWheel", "HeapTimerQueue", "lazy heap", "compact heap", "target"],
+            [[fmt(w), fmt(t), fmt(h), fmt(c), f"wheel/heap {fmt(w / h if h else None, 2)} (<= 0.5): {verdict(h and w / h <= 0.5)}; "
+              f"wheel/compact {fmt(w / c if c else None, 2)} (<= 0.5): {verdict(c and w / c <= 0.5)}"]]))
 
     rows = []
     w3, w6 = get(r, "IdleFrame", "TimerWheel", 1000), get(r, "IdleFrame", "TimerWheel", 1000000)
@@ -140,11 +165,11 @@ def queues_tables(r):
         w = get(r, "IdleFrame", "TimerWheel", n)
         if w is None:
             continue
-        rows.append([n_label(n), fmt(w)] + [fmt(get(r, "IdleFrame", q, n)) for q in others[:4]])
+        rows.append([n_label(n), fmt(w)] + [fmt(get(r, "IdleFrame", q, n)) for q in others[:4] + ["CompactHeapQueue"]])
     if rows:
         note = f"wheel 1e6/1e3 = {fmt(w6 / w3 if w3 else None, 2)} (<= 1.5): {verdict(w3 and w6 / w3 <= 1.5)}"
         out.append("### A frame with nothing due, time not moving (ns: advance + next_fire)\n\n" + table(
-            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan"], rows) + "\n\n" + note)
+            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "vector scan", "compact heap"], rows) + "\n\n" + note)
 
     for family, what in (("IdleMovingNear", "timers due in 10-16 s"), ("IdleMovingFar", "timers due in 1-10 min"),
                          ("IdleMovingDraining", "timers due in 20-40 s (the wheel moves a coarse slot down meanwhile)")):
@@ -170,11 +195,11 @@ def queues_tables(r):
         w = get(r, "Memory", "TimerWheel", n, field="bytes_per_timer")
         if w is None:
             continue
-        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Memory", q, n, field="bytes_per_timer")) for q in others[:3]]
+        cells = [n_label(n), fmt(w)] + [fmt(get(r, "Memory", q, n, field="bytes_per_timer")) for q in others[:3] + ["CompactHeapQueue"]]
         rows.append(cells + [f"{verdict(w <= 32)} (<= 32)" if n == 1000000 else ""])
     if rows:
         out.append("### Memory (heap bytes per pending timer, measured by the allocator)\n\n" + table(
-            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "target"], rows))
+            ["N", "TimerWheel", "HeapTimerQueue", "lazy heap", "multimap", "compact heap", "target"], rows))
     return out
 
 
