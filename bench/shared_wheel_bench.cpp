@@ -5,11 +5,20 @@
 // - Fire: N timers, advanced 16 ticks at a time until all have fired; ns per timer.
 // - Processes: 1 or 4 forked processes each making add + cancel pairs on one shared wheel while
 //   this process advances it one tick at a time; operations per second across the schedulers.
+// - Advance: one advance of R rotations (R x 4,096 ticks) over N timers due within it, beside
+//   the same ticks walked as advances of one rotation less a tick each (the tick-by-tick walk,
+//   which a shorter advance takes); time per fired timer.
+// - LockRoundTrip: one uncontended lock and unlock of a process-shared robust mutex, the lock
+//   every shared operation takes, alone.
 // scripts/bench runs this with repetitions, interleaved, and prints the ratio tables.
 #include <benchmark/benchmark.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -89,6 +98,66 @@ void Fire(benchmark::State& state) {
 }
 BENCHMARK(Fire<Shared>)->Name("Fire_shared")->Arg(100'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(Fire<InProcess>)->Name("Fire_wheel")->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+// range(0): N timers, delays uniform in [1, R x kAdvanceSlots] with R = range(1), all fired by
+// one advance (`whole`) or by advances of kAdvanceSlots - 1 ticks (the walk).
+constexpr std::uint32_t kAdvanceSlots = 4'096;
+void Advance(benchmark::State& state, bool whole) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::int64_t span = state.range(1) * std::int64_t{kAdvanceSlots};
+  std::mt19937_64 rng(5);
+  std::vector<std::int64_t> d(n);
+  for (auto& x : d) x = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(span));
+  std::vector<std::uint64_t> fired;
+  fired.reserve(n);
+  double ns = 0;
+  for (auto _ : state) {
+    SharedTimingWheel w = std::move(*SharedTimingWheel::anonymous(kAdvanceSlots, static_cast<std::uint32_t>(n + 1)));
+    for (std::size_t i = 0; i < n; ++i) (void)w.add(d[i], i);
+    fired.clear();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (whole) {
+      (void)w.advance(span, fired);
+    } else {
+      for (std::int64_t left = span; left > 0; left -= kAdvanceSlots - 1) {
+        (void)w.advance(std::min<std::int64_t>(left, kAdvanceSlots - 1), fired);
+      }
+    }
+    const double t = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(t * 1e-9);
+    ns += t;
+    if (fired.size() != n) state.SkipWithError("not every timer fired");
+  }
+  state.counters["ns_per_timer"] = ns / (static_cast<double>(n) * static_cast<double>(state.iterations()));
+}
+void AdvanceJump(benchmark::State& state) { Advance(state, true); }
+void AdvanceWalk(benchmark::State& state) { Advance(state, false); }
+BENCHMARK(AdvanceJump)->Name("Advance_whole")->ArgsProduct({{1'000, 100'000}, {1, 2, 4, 16, 64}})->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(AdvanceWalk)->Name("Advance_walk")->ArgsProduct({{1'000, 100'000}, {1, 2, 4, 16, 64}})->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// The shared wheel's lock alone: a process-shared robust mutex in a shared mapping, locked and
+// unlocked by one process.
+void LockRoundTrip(benchmark::State& state) {
+  void* p = ::mmap(nullptr, sizeof(pthread_mutex_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    state.SkipWithError("mmap failed");
+    return;
+  }
+  auto* m = static_cast<pthread_mutex_t*>(p);
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+  pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+  pthread_mutex_init(m, &a);
+  pthread_mutexattr_destroy(&a);
+  for (auto _ : state) {
+    if (pthread_mutex_lock(m) != 0) state.SkipWithError("lock failed");
+    pthread_mutex_unlock(m);
+  }
+  pthread_mutex_destroy(m);
+  ::munmap(p, sizeof(pthread_mutex_t));
+}
+BENCHMARK(LockRoundTrip)->Name("LockRoundTrip_robust");
 
 // `range(0)` processes schedule (add + cancel pairs, 1,000 pending each) while this one
 // advances; one iteration is one whole run.

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <utility>
 
+#include "advance_plan.hpp"
 #include "shared_wheel_layout.hpp"
 
 namespace cadence {
@@ -308,7 +309,7 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
   // An unused wheel has nothing to visit; otherwise the walks below are bounded anyway.
   if (used == 0) {
     // Nothing to visit.
-  } else if (static_cast<std::uint64_t>(ticks) < slots) {
+  } else if (detail::walk_is_cheaper(static_cast<std::uint64_t>(ticks), slots, std::min(load(h.count), used))) {
     // Tick by tick: the hand visits one bucket per tick and fires what is due there (a timer
     // of a later round stays). The clock moves after each tick's timers are out.
     // Each walk is bounded by the nodes in use, so even a damaged list cannot trap the lock.
@@ -325,8 +326,9 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
       store(h.now, t);
     }
   } else {
-    // A rotation or more: every bucket is visited once, and what is due by `target` fires in
-    // tick order (stable, so ties keep their list order, the order they were added).
+    // A sweep (a rotation or more, when cheaper than the walk: advance_plan.hpp): every bucket
+    // is visited once, and what is due by `target` fires in tick order (stable, so ties keep
+    // their list order, the order they were added).
     std::vector<std::pair<std::uint64_t, std::uint32_t>> due;
     for (std::uint32_t s = 0; s < slots; ++s) {
       std::uint32_t link = v.heads[s];

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "advance_plan.hpp"
+
 namespace cadence {
 namespace {
 
@@ -90,6 +92,46 @@ TEST(SharedTimingWheelTest, LongDelaysWaitTheirRoundsTickByTickAndInOneJump) {
     }
     EXPECT_EQ(fired, (Payloads{1, 3, 4, 2})) << (jump ? "one jump" : "tick by tick");
     EXPECT_EQ(w.check(), "");
+  }
+}
+
+TEST(SharedWheelAdvancePlanTest, WalksBelowARotationAndSweepsWhenTheWalkWouldCostMore) {
+  using detail::walk_is_cheaper;
+  constexpr std::uint32_t kSlots = 4096;
+  EXPECT_TRUE(walk_is_cheaper(0, kSlots, 0));
+  EXPECT_TRUE(walk_is_cheaper(kSlots - 1, kSlots, 0)) << "below a rotation: always the walk";
+  EXPECT_TRUE(walk_is_cheaper(kSlots - 1, kSlots, 1'000'000));
+  EXPECT_TRUE(walk_is_cheaper(kSlots, kSlots, 0)) << "one rotation of an empty wheel: a tie goes to the walk";
+  EXPECT_FALSE(walk_is_cheaper(kSlots + 1, kSlots, 0)) << "past that, an empty wheel is swept";
+  // A busy wheel (100,000 timers): walked for three rotations, swept from about four.
+  EXPECT_TRUE(walk_is_cheaper(3 * std::uint64_t{kSlots}, kSlots, 100'000));
+  EXPECT_FALSE(walk_is_cheaper(5 * std::uint64_t{kSlots}, kSlots, 100'000));
+  // The extremes neither overflow nor walk.
+  EXPECT_FALSE(walk_is_cheaper(std::uint64_t{1} << 62, kSlots, 100'000));
+  EXPECT_FALSE(walk_is_cheaper(std::uint64_t{1} << 62, 1, ~std::uint32_t{0}));
+  EXPECT_FALSE(walk_is_cheaper(~std::uint64_t{0}, SharedTimingWheel::kMaxSlots, ~std::uint32_t{0}));
+}
+
+TEST(SharedTimingWheelTest, AWalkOfSeveralRotationsAndASweepFireTheSameTimersInTheSameOrder) {
+  // 256 buckets, 2,000 timers over 1-12 rotations: three rotations are walked, twelve swept.
+  for (const std::int64_t rotations : {3, 12}) {
+    SharedTimingWheel stepped = make(256, 4096);
+    SharedTimingWheel whole = make(256, 4096);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(rotations));
+    for (std::uint64_t p = 0; p < 2000; ++p) {
+      const auto delay = static_cast<std::int64_t>(1 + rng() % (12 * 256));
+      ASSERT_TRUE(stepped.add(delay, p).ok());
+      ASSERT_TRUE(whole.add(delay, p).ok());
+    }
+    Payloads expected;
+    for (std::int64_t t = 0; t < rotations * 256; ++t) {
+      for (std::uint64_t p : advance(stepped, 1)) expected.push_back(p);
+    }
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(advance(whole, rotations * 256), expected) << rotations << " rotations in one advance";
+    EXPECT_EQ(whole.now(), stepped.now());
+    EXPECT_EQ(whole.count(), stepped.count());
+    EXPECT_EQ(whole.check(), "");
   }
 }
 

@@ -27,8 +27,11 @@
 // rotation and fires it on the pass where its tick has come. Timers due on one tick fire in the
 // order they were added.
 //
-// Costs: add and cancel O(1); advance(t) O(t + fired) plus one visit per rotation for long
-// timers, and for t >= num_slots O(num_slots + pending + fired log fired) however large t is.
+// Costs: add and cancel O(1). advance(t) either walks tick by tick, O(t + fired) plus one
+// visit per rotation for each timer still waiting, or sweeps every bucket once, O(num_slots +
+// pending + fired log fired) however large t is; it walks below one rotation and otherwise
+// takes whichever the wheel's size and count make cheaper (the walk for up to about four
+// rotations of a busy wheel), so it never costs much more than either.
 // Memory: 4 bytes per slot plus 32 per timer plus a 128-byte header; pages of the pool are
 // touched only as the pool fills.
 //
