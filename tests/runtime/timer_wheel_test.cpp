@@ -137,6 +137,52 @@ TEST(TimerWheelTest, EntriesCostTwentyEightBytes) {
   EXPECT_LE(static_cast<double>(wheel.memory_bytes()) / kCount, 32.0) << "fixed part included";
 }
 
+TEST(TimerWheelTest, FreedEntriesComeBackLastFreedFirstThenInAddressOrder) {
+  TimerWheel wheel;
+  constexpr std::size_t kCount = 300;  // more than one word of 64 free bits
+  std::vector<QueueId> ids;
+  for (Token t = 0; t < kCount; ++t) ids.push_back(wheel.schedule(Ticks{1 + static_cast<std::int64_t>(t)}, t));
+  const auto index = [](QueueId id) { return static_cast<std::uint32_t>(id.value); };
+  std::vector<QueueId> order = ids;
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(7));
+  for (const QueueId id : order) ASSERT_TRUE(wheel.cancel(id));
+  std::vector<std::uint32_t> reused;
+  for (Token t = 0; t < kCount; ++t) reused.push_back(index(wheel.schedule(Ticks{5}, t)));
+  EXPECT_EQ(reused.front(), index(order.back())) << "the entry freed last is reused first";
+  EXPECT_TRUE(std::is_sorted(reused.begin() + 1, reused.end())) << "then the others, lowest first";
+  std::vector<std::uint32_t> before;
+  for (const QueueId id : ids) before.push_back(index(id));
+  std::sort(before.begin(), before.end());
+  std::sort(reused.begin(), reused.end());
+  EXPECT_EQ(reused, before) << "every freed entry, each once, and no fresh one";
+  for (const QueueId id : ids) EXPECT_FALSE(wheel.cancel(id)) << "the old ids are stale";
+  std::vector<Token> fired;
+  wheel.advance(Ticks{5}, fired);
+  EXPECT_EQ(fired.size(), kCount);
+  EXPECT_EQ(wheel.check_invariants(), "");
+}
+
+TEST(TimerWheelTest, AnEntryWhoseGenerationRunsOutIsNeverHandedOutAgain) {
+  detail::WheelEntryPool pool;
+  const std::uint32_t first = pool.allocate();
+  std::uint64_t id = pool.id_of(first);
+  std::uint32_t wrong = 0;  // generations at which a check failed (gtest asserts are slow here)
+  for (std::uint32_t g = 1; g < detail::kMaxGeneration; ++g) {
+    pool.release(first);
+    // The last freed comes back at once, and the id it had no longer names it.
+    if (pool.allocate() != first || pool.find_live(id) != detail::kNil) ++wrong;
+    id = pool.id_of(first);
+  }
+  ASSERT_EQ(wrong, 0u);
+  ASSERT_EQ(id >> 32, detail::kMaxGeneration);
+  pool.release(first);  // retired
+  EXPECT_EQ(pool.find_live(id), detail::kNil);
+  const std::uint32_t next = pool.allocate();
+  EXPECT_NE(next, first) << "a retired entry is not handed out again";
+  pool.release(next);
+  EXPECT_EQ(pool.allocate(), next);
+}
+
 TEST(TimerWheelTest, DeadlineOfAndStats) {
   TimerWheel wheel(Ticks{500});
   const QueueId id = wheel.schedule(Ticks{250}, 1);
