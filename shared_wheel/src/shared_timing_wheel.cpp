@@ -339,7 +339,14 @@ Status SharedTimingWheel::advance(std::int64_t ticks, std::vector<std::uint64_t>
       }
     }
     std::stable_sort(due.begin(), due.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // As on the walk, the clock reads the last tick whose timers are all out, so that damage
+    // met, or a process killed, while firing leaves it where the walk would.
+    std::uint64_t done = now;
     for (const auto& d : due) {
+      if (d.first > done + 1) {  // done < target <= 2^62: no overflow
+        done = d.first - 1;
+        store(h.now, done);
+      }
       if (std::string bad = fire(d.second); !bad.empty()) return detail::damaged(v, bad);
     }
   }

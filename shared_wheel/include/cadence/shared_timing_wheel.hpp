@@ -173,7 +173,8 @@ class CADENCE_SHARED_WHEEL_API SharedTimingWheel {
   /// (tick by tick; within a tick, in the order they were added). Errors: invalid_argument for
   /// a negative `ticks`, or one that would take now() past kMaxTicks (nothing changes); corrupt
   /// for a damaged mapping (rebuilt; what fired before it was met is returned, the clock stays
-  /// at the last tick done); closed for a moved-from object.
+  /// at the last tick whose timers are all out; a sweep checks every list before it fires, so
+  /// damage it finds there leaves every timer pending); closed for a moved-from object.
   Result<std::vector<std::uint64_t>> advance(std::int64_t ticks = 1);
   /// The same, appending to `fired` (no allocation once it has room). Should growing `fired`
   /// throw, the payloads appended so far stay in it and the rest stay pending.

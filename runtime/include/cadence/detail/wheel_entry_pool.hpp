@@ -75,7 +75,9 @@ class WheelEntryPool {
     return chunks_[i >> kChunkBits]->payload[i & (kChunkSize - 1)];
   }
 
-  /// An entry with generation >= 1: the lowest-numbered free one, else a fresh one. Throws
+  /// An entry with generation >= 1: the entry freed last if it is still kept aside, else the
+  /// next of the 64-entry word of free entries being handed out, else the lowest free word's
+  /// lowest entry, else a fresh one. Throws
   /// std::length_error past kMaxEntries timers, std::bad_alloc when memory runs out; either
   /// way the pool is unchanged.
   std::uint32_t allocate() {
