@@ -55,7 +55,7 @@ class CADENCE_RUNTIME_API TableQueue {
   std::vector<Token> next_;
   Listing listing_ = Listing::stale;
   std::int64_t ask_again_ = 0;  // not listed: from this now() the queue may list them
-  std::int64_t now_ = 0;          // the queue's now(), kept here to save a dispatch
+  std::int64_t now_ = 0;        // the queue's now(), kept here to save a dispatch
 };
 
 }  // namespace cadence::detail

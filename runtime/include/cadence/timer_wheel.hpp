@@ -69,8 +69,8 @@ class CADENCE_RUNTIME_API TimerWheel final : public TimerQueue {
   /// Levels 0..8: level 8 slots are 2^56 ms wide, and 64 of them reach kMaxTick.
   static constexpr std::uint32_t kLevels = 9;
   /// The largest coarse block the runtime's timer table has the wheel move down at once when it
-  /// asks for the next tick's timers: 4,096 entries, about 100 us, so that a frame never pays
-  /// more (the drains spread larger blocks over their window).
+  /// asks for the next tick's timers: 4,096 entries, a bound on what one frame pays for it (the
+  /// drains spread larger blocks over their window).
   static constexpr std::uint32_t kPeekDrainMax = 4096;
 
   /// An empty wheel whose time starts at `start` (clamped to [0, kLastTick]).

@@ -37,7 +37,7 @@ namespace cadence::detail {
 
 inline constexpr std::uint32_t kNil = 0;
 inline constexpr std::uint32_t kEndBit = 0x80000000u;  // link value = kEndBit | slot
-inline constexpr std::uint32_t kLevelFree = 15;        // tag level of an entry on the free list
+inline constexpr std::uint32_t kLevelFree = 15;        // tag level of a free entry
 inline constexpr std::uint32_t kLevelRetired = 14;
 inline constexpr std::uint32_t kMaxGeneration = (std::uint32_t{1} << 28) - 1;
 
