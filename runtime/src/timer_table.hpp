@@ -77,6 +77,12 @@ class TimerTable {
   /// `not_before` (a throttled timer): in the queue, or in the short list when that instant is
   /// within the queue's current millisecond or already past.
   void enqueue(std::uint32_t i, Instant due, std::optional<Instant> not_before = std::nullopt);
+  /// Moves the queue to `now`'s millisecond (never back); the timers it fires wait in the short
+  /// list, for run() to take at their exact instant. Called before a timer is filed from outside
+  /// a frame too, so that the queue places it by its distance from now rather than from the last
+  /// frame: after a long idle, a timer 1.5 ms away lands on level 0, where it can be listed.
+  /// Cost: one queue advance (O(1) when `now` is within the queue's millisecond).
+  void advance_queue(Instant now);
   /// Takes slot `s` out of the queue and the short list.
   void dequeue(TimerSlot& s);
   void hold(std::uint32_t i);
