@@ -28,7 +28,7 @@ Status TimerTable::add(TimerId id, Timer timer, Instant created) {
   }
   const Duration delay = timer.delay();
   const std::optional<Duration> timeout = timer.timeout();
-  advance_queue(created);
+  advance_idle_queue(created);
   const std::uint32_t i = slots_.allocate(id, std::move(timer));
   TimerSlot& s = slots_[i];
   s.history.created = created;
@@ -101,7 +101,7 @@ Status TimerTable::resume(TimerId id, Instant at) {
   if (s == nullptr) return no_such_timer(id);
   s->pause.by_hiding = false;
   if (s->state != SlotState::paused) return {};
-  advance_queue(at);
+  advance_idle_queue(at);
   const std::uint32_t i = slots_.index_of(*s);
   if (s->times.expires) s->times.expires = at + s->pause.to_expiry;
   if (s->pause.every_frame) {
@@ -146,7 +146,7 @@ std::optional<TimerStatus> TimerTable::status(TimerId id, Instant now) const {
 void TimerTable::set_hidden(bool hidden, Instant at) {
   if (hidden == hidden_) return;
   hidden_ = hidden;
-  advance_queue(at);
+  advance_idle_queue(at);
   for (std::uint32_t i = 0; i < slots_.capacity(); ++i) {
     TimerSlot& s = slots_[i];
     if (s.state == SlotState::free || s.stopped) continue;
@@ -180,14 +180,13 @@ void TimerTable::enqueue(std::uint32_t i, Instant due, std::optional<Instant> no
   s.queued = queue_.schedule(p.tick, i);
 }
 
-void TimerTable::advance_queue(Instant now) {
+void TimerTable::advance_idle_queue(Instant now) {
   const std::int64_t tick = std::max<std::int64_t>(timeline_.floor(now), 0);
   if (tick <= queue_.now()) return;
-  for (const Token token : queue_.advance(tick)) {
-    const auto i = static_cast<std::uint32_t>(token);
-    slots_[i].queued = {};
-    hold(i);
-  }
+  // Only over time in which nothing comes due: firing is a frame's work (and with a timer due,
+  // a frame is due at once, which moves the queue on).
+  if (const std::optional<std::int64_t> next = queue_.next_tick(); next && *next <= tick) return;
+  (void)queue_.advance(tick);  // fires nothing
 }
 
 void TimerTable::hold(std::uint32_t i) {
@@ -247,11 +246,10 @@ std::optional<Instant> TimerTable::throttled_until(const TimerSlot& s, Instant f
 
 void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& changes) {
   ++frame_;
-  // Due now: what the queue fires up to frame_start's millisecond joins the short list, and the
-  // timers of the short list whose exact instant has come run, in exact due order, ties in the
-  // order they were added; the others wait on. A timer due again while this frame runs (a burst
-  // catching up) runs next frame.
-  advance_queue(frame_start);
+  // Due now: the timers of the short list whose exact instant has come, and those the queue
+  // fires up to frame_start's millisecond whose exact instant has come; the others the queue
+  // fires wait in the short list. They run in exact due order, ties in the order they were
+  // added. A timer due again while this frame runs (a burst catching up) runs next frame.
   due_.clear();
   std::erase_if(held_, [&](std::uint32_t i) {
     TimerSlot& s = slots_[i];
@@ -260,6 +258,17 @@ void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& c
     due_.push_back(i);
     return true;
   });
+  if (const std::int64_t tick = std::max<std::int64_t>(timeline_.floor(frame_start), 0); tick > queue_.now()) {
+    for (const Token token : queue_.advance(tick)) {
+      const auto i = static_cast<std::uint32_t>(token);
+      slots_[i].queued = {};
+      if (slots_[i].times.exact > frame_start) {
+        hold(i);
+      } else {
+        due_.push_back(i);
+      }
+    }
+  }
   const auto earlier = [this](std::uint32_t a, std::uint32_t b) {
     const TimerSlot& x = slots_[a];
     const TimerSlot& y = slots_[b];

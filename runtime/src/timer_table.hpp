@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cadence/change_set.hpp"
+#include "cadence/export.hpp"
 #include "cadence/timer.hpp"
 #include "cadence/window_runtime.hpp"
 #include "table_queue.hpp"
@@ -30,7 +31,8 @@ namespace cadence::detail {
 /// The error for a timer id the window does not have (nor adds in the change-set at hand).
 Error no_such_timer(TimerId id);
 
-class TimerTable {
+/// Exported from a shared build for the library's own tests only; not part of the API.
+class CADENCE_RUNTIME_API TimerTable {
  public:
   TimerTable(Instant origin, QueueKind kind);
 
@@ -57,6 +59,8 @@ class TimerTable {
   /// O(timers of the owner).
   std::vector<TimerId> timers_of(WidgetId owner) const { return slots_.timers_of(owner); }
   std::size_t size() const noexcept { return slots_.size(); }
+  /// Timers in the short list (for tests). O(1).
+  std::size_t held_size() const noexcept { return held_.size(); }
 
   /// Runs the timers due at `frame_start`; what they ask for goes to `changes`.
   void run(Instant frame_start, CallbackContext& context, ChangeSet& changes);
@@ -77,12 +81,13 @@ class TimerTable {
   /// `not_before` (a throttled timer): in the queue, or in the short list when that instant is
   /// within the queue's current millisecond or already past.
   void enqueue(std::uint32_t i, Instant due, std::optional<Instant> not_before = std::nullopt);
-  /// Moves the queue to `now`'s millisecond (never back); the timers it fires wait in the short
-  /// list, for run() to take at their exact instant. Called before a timer is filed from outside
-  /// a frame too, so that the queue places it by its distance from now rather than from the last
-  /// frame: after a long idle, a timer 1.5 ms away lands on level 0, where it can be listed.
-  /// Cost: one queue advance (O(1) when `now` is within the queue's millisecond).
-  void advance_queue(Instant now);
+  /// Moves the queue to `now`'s millisecond when nothing is due by then, so that a timer filed
+  /// outside a frame is placed by its distance from now rather than from the last frame: after
+  /// a long idle, a timer 1.5 ms away lands on level 0 of the wheel, where it can be listed.
+  /// Fires nothing and never moves the queue back. Cost: O(1) when `now` is within the queue's
+  /// millisecond or a timer is due; else one queue advance that fires nothing (the far timers'
+  /// moves down that the next frame would otherwise make: amortized O(1) per timer).
+  void advance_idle_queue(Instant now);
   /// Takes slot `s` out of the queue and the short list.
   void dequeue(TimerSlot& s);
   void hold(std::uint32_t i);
