@@ -81,12 +81,14 @@ class CADENCE_RUNTIME_API TimerTable {
   /// `not_before` (a throttled timer): in the queue, or in the short list when that instant is
   /// within the queue's current millisecond or already past.
   void enqueue(std::uint32_t i, Instant due, std::optional<Instant> not_before = std::nullopt);
-  /// Moves the queue to `now`'s millisecond when nothing is due by then, so that a timer filed
-  /// outside a frame is placed by its distance from now rather than from the last frame: after
-  /// a long idle, a timer 1.5 ms away lands on level 0 of the wheel, where it can be listed.
-  /// Fires nothing and never moves the queue back. Cost: O(1) when `now` is within the queue's
-  /// millisecond or a timer is due; else one queue advance that fires nothing (the far timers'
-  /// moves down that the next frame would otherwise make: amortized O(1) per timer).
+  /// Moves the queue up to the millisecond before `now`'s when nothing is due by then, so that
+  /// a timer filed outside a frame is placed by its distance from now rather than from the last
+  /// frame: after a long idle, a timer 1.5 ms away lands on level 0 of the wheel, where it can
+  /// be listed, and a timer due at `now` itself still waits in the queue, not the short list.
+  /// Fires nothing and never moves the queue back. Cost: O(1) when the queue is there already;
+  /// else next_tick() (on the wheel O(levels), or once a walk of the coarse slot whose earliest
+  /// timer was cancelled) and, when nothing is due, an advance that fires nothing: the far
+  /// timers' moves down that the next frame would make (amortized O(1) per timer).
   void advance_idle_queue(Instant now);
   /// Takes slot `s` out of the queue and the short list.
   void dequeue(TimerSlot& s);

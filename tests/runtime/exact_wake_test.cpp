@@ -167,8 +167,8 @@ struct Ran {
 // - next_due() is never later than the earliest pending due time;
 // - it is that due time exactly unless the queue's next millisecond cannot be listed (more
 //   than 64 timers; on the wheel, or its level-1 block has not begun moving as seen from the
-//   queue's now(), the latest frame's or add's millisecond), and then it is the start of that
-//   millisecond (or a held timer's instant, if sooner).
+//   queue's now(), the latest frame's millisecond or the one before an add's), and then it is
+//   the start of that millisecond (or a held timer's instant, if sooner).
 TEST_P(ExactWakeTest, NextDueMatchesAModelOfOnceTimers) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     SCOPED_TRACE(seed);
@@ -182,18 +182,20 @@ TEST_P(ExactWakeTest, NextDueMatchesAModelOfOnceTimers) {
     std::int64_t clock_ns = 0;
     std::int64_t latest_ns = 0;      // the runtime's `latest`: changes apply from here
     std::int64_t last_frame_ns = 0;  // frames start at or after it (the origin before the first)
-    std::int64_t queue_ms = 0;       // the queue's now(): the latest frame's or catching-up add's millisecond
+    std::int64_t queue_ms = 0;       // the queue's now(): the latest frame's millisecond, or the one before a catching-up add's
 
     auto add_one = [&](std::int64_t delay_ns) {
       if (delay_ns < 0) delay_ns = 0;
       const std::uint64_t key = next_key++;
       const TimerId id = TimerId::unique();
-      // An add first moves the queue up to now, unless a queued timer is due by then.
+      // An add first moves the queue up to the millisecond before now's, unless a queued timer
+      // is due by then.
+      const std::int64_t catch_up_ms = latest_ns / kNsPerMs - 1;
       std::int64_t next_queued_ms = std::numeric_limits<std::int64_t>::max();
       for (const Pending& p : pending) {
         if (p.due_ns / kNsPerMs > queue_ms) next_queued_ms = std::min(next_queued_ms, p.due_ns / kNsPerMs);
       }
-      if (next_queued_ms > latest_ns / kNsPerMs) queue_ms = std::max(queue_ms, latest_ns / kNsPerMs);
+      if (next_queued_ms > catch_up_ms) queue_ms = std::max(queue_ms, catch_up_ms);
       ASSERT_TRUE(rt.add_timer(id, Timer::once(Duration{delay_ns}, [&ran, key](TimerCallbackInfo& info) {
                           ran.push_back(Ran{key, ns_of(info.frame_start), ns_of(info.due)});
                         })).ok());

@@ -133,9 +133,10 @@ class CADENCE_RUNTIME_API WindowRuntime {
   /// Re-entry: anywhere.
   Duration frame_interval() const noexcept;
 
-  /// Adds an app timer (id >= 0x0100), due `delay` from now. O(1) amortized: after an idle in
-  /// which nothing came due, it first brings the queue up to now (moving far timers down a
-  /// level, work the next frame would do), so that next_wake() is exact for the new timer.
+  /// Adds an app timer (id >= 0x0100), due `delay` from now. Cost: one schedule in the queue
+  /// (O(1) on the wheel, O(log n) on the heap); after an idle in which nothing came due, first
+  /// the queue's moves for the time passed (far timers moved down a level: work the next frame
+  /// would do, amortized O(1) per timer), so that next_wake() is exact for the new timer.
   /// Errors: invalid_argument for id 0, a reserved id or bad knobs (Timer::validate);
   /// already_exists for a taken id. Nothing changes on error.
   /// Re-entry: deferred inside a frame (it never runs in the frame that added it).
@@ -150,7 +151,7 @@ class CADENCE_RUNTIME_API WindowRuntime {
   /// Pauses a timer, keeping the time left to its next run and to its timeout. O(1).
   /// Pausing a paused timer changes nothing. Errors: not_found. Re-entry: deferred inside a frame.
   Status pause_timer(TimerId id);
-  /// Resumes a paused timer with the time it had left. O(1) amortized, as add_timer.
+  /// Resumes a paused timer with the time it had left. Cost: as add_timer.
   /// Errors: not_found.
   /// Re-entry: deferred inside a frame.
   Status resume_timer(TimerId id);
