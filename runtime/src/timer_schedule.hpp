@@ -1,7 +1,7 @@
 // timer_schedule: the arithmetic of a timer's schedule, with no state of its own. The table
-// (timer_table.cpp) keeps the timers; these functions say where a due time goes in the queue,
-// how an interval timer catches up after a late frame, and how long a hidden window's throttle
-// holds a timer back. Private to the library; timer_schedule_test.cpp covers every edge.
+// (timer_table.cpp) keeps the timers; these functions say where a due time goes in the queue
+// and how an interval timer catches up after a late frame. Private to the library;
+// timer_schedule_test.cpp covers every edge.
 //
 // Thread and re-entry: pure functions and a value type; any thread. Cost: O(1) each. Inline:
 // they run for every timer run and every timer queued. Errors: instants of two clocks throw
@@ -127,17 +127,6 @@ inline CatchUp catch_up(Instant due, Duration interval, Instant frame_start, Mis
     }
   }
   return CatchUp{1, due, 0, nth_due(due, interval, reached)};  // not reached: every policy is handled
-}
-
-/// While its window is hidden, a throttled timer that last ran at `last_run` runs at most once
-/// per `period`: the instant it may run again when that is after `frame_start`, else nullopt.
-/// Its last run, at its expiry, is never held back.
-inline std::optional<Instant> throttled_until(Instant last_run, Duration period, std::optional<Instant> expires,
-                                       Instant frame_start) {
-  if (expires && frame_start >= *expires) return std::nullopt;
-  const Instant next = last_run + period;  // saturates at the end of the timeline
-  if (frame_start >= next) return std::nullopt;
-  return next;
 }
 
 }  // namespace cadence::detail

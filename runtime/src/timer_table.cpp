@@ -151,27 +151,30 @@ void TimerTable::set_hidden(bool hidden, Instant at) {
   for (std::uint32_t i = 0; i < slots_.capacity(); ++i) {
     TimerSlot& s = slots_[i];
     if (s.state == SlotState::free || s.stopped) continue;
-    if (hidden) {
+    if (s.timer->when_hidden().kind == WhenHidden::Kind::throttle) {
+      // Hidden: held back a period from its last run, with no wake-up before; shown: due again
+      // as its schedule says.
+      if (s.state == SlotState::scheduled) {
+        dequeue(s);
+        enqueue(i, s.times.due);
+      }
+    } else if (hidden) {
       if (pauses_when_hidden(s) && s.state != SlotState::paused) {
         (void)pause(s.id, at);
         s.pause.by_hiding = true;
       }
     } else if (s.pause.by_hiding) {
       (void)resume(s.id, at);
-    } else if (s.timer->when_hidden().kind == WhenHidden::Kind::throttle && s.state == SlotState::scheduled) {
-      // Held back by the throttle: due again as its schedule says.
-      dequeue(s);
-      enqueue(i, s.times.due);
     }
   }
 }
 
 // ---- the queue and the short list ----------------------------------------------------------
 
-void TimerTable::enqueue(std::uint32_t i, Instant due, std::optional<Instant> not_before) {
+void TimerTable::enqueue(std::uint32_t i, Instant due) {
   TimerSlot& s = slots_[i];
   s.times.due = due;
-  const Instant at = queue_target(due, s.times.expires, not_before, s.state == SlotState::animating);
+  const Instant at = queue_target(due, s.times.expires, throttle_hold(s), s.state == SlotState::animating);
   const Placement p = place(timeline_, at, s.timer->slack());
   s.times.exact = p.exact;
   if (p.tick <= queue_.now()) {
@@ -218,7 +221,7 @@ void TimerTable::start_animating(std::uint32_t i) {
   animations_.insert(at, ref);
 }
 
-std::optional<Instant> TimerTable::next_due(Duration frame_interval, std::optional<Instant> last_frame) {
+std::optional<Instant> TimerTable::next_due(Duration frame_interval, Instant last_frame) {
   std::optional<Instant> best;
   const auto consider = [&best](Instant t) {
     if (!best || t < *best) best = t;
@@ -235,14 +238,14 @@ std::optional<Instant> TimerTable::next_due(Duration frame_interval, std::option
       for (const Token t : *tokens) consider(slots_[static_cast<std::uint32_t>(t)].times.exact);
     }
   }
-  if (animating_ > 0) consider((last_frame ? *last_frame : timeline_.origin()) + frame_interval);
+  if (animating_ > 0) consider(last_frame + frame_interval);
   return best;
 }
 
-std::optional<Instant> TimerTable::throttled_until(const TimerSlot& s, Instant frame_start) const {
+std::optional<Instant> TimerTable::throttle_hold(const TimerSlot& s) const {
   const WhenHidden policy = s.timer->when_hidden();
   if (!hidden_ || policy.kind != WhenHidden::Kind::throttle || !s.history.last_run) return std::nullopt;
-  return detail::throttled_until(*s.history.last_run, policy.period, s.times.expires, frame_start);
+  return *s.history.last_run + policy.period;  // saturates at the end of the timeline
 }
 
 // ---- running -------------------------------------------------------------------------------
@@ -342,10 +345,6 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
     invoke(s, frame_start, std::min(due, *s.times.expires), /*last=*/true, 0, context, changes);
     return;
   }
-  if (const std::optional<Instant> until = throttled_until(s, frame_start)) {
-    enqueue(i, due, until);  // hidden: its due time stays, so the run after counts what it missed
-    return;
-  }
   const std::optional<Duration> interval = s.timer->interval();
   if (!interval) {
     // Past its delay, an animation timer runs on every frame from now on.
@@ -355,12 +354,10 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
     return;
   }
   // While hidden and throttled, one run stands for every due time it skipped, whatever its
-  // policy: a burst would make up for them all at once, many runs in one period.
-  const WhenHidden hidden_policy = s.timer->when_hidden();
-  const bool throttled = hidden_ && hidden_policy.kind == WhenHidden::Kind::throttle;
-  const MissedTicks policy =
-      throttled && s.timer->missed_ticks() == MissedTicks::burst ? MissedTicks::skip : s.timer->missed_ticks();
-  const CatchUp plan = catch_up(due, *interval, frame_start, policy);
+  // policy: a burst would make up for them all at once, many runs in one period, and a delay
+  // would restart its grid from a run the throttle made late.
+  const bool throttled = hidden_ && s.timer->when_hidden().kind == WhenHidden::Kind::throttle;
+  const CatchUp plan = catch_up(due, *interval, frame_start, throttled ? MissedTicks::skip : s.timer->missed_ticks());
   for (std::uint64_t r = 0; r < plan.runs; ++r) {
     if (!invoke(s, frame_start, nth_due(plan.first_due, *interval, r), false, plan.missed, context, changes)) return;
   }
@@ -371,9 +368,9 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
     s.times.exact = plan.next;
     return;
   }
-  // Hidden and throttled: the next run waits a whole period from this one, without a wake-up
-  // at each due time in between.
-  enqueue(i, plan.next, throttled ? std::optional<Instant>(frame_start + hidden_policy.period) : std::nullopt);
+  // Hidden and throttled, enqueue() holds the next run back a whole period from this one,
+  // without a wake-up at each due time in between.
+  enqueue(i, plan.next);
 }
 
 void TimerTable::run_animation(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes) {

@@ -65,8 +65,8 @@ class CADENCE_RUNTIME_API TimerTable {
   /// Runs the timers due at `frame_start`; what they ask for goes to `changes`.
   void run(Instant frame_start, CallbackContext& context, ChangeSet& changes);
   /// When the next timer is due, given the frame interval for animation timers and the start of
-  /// the last frame; nullopt when nothing is scheduled.
-  std::optional<Instant> next_due(Duration frame_interval, std::optional<Instant> last_frame);
+  /// the last frame (before the first: the origin); nullopt when nothing is scheduled.
+  std::optional<Instant> next_due(Duration frame_interval, Instant last_frame);
 
  private:
   /// An animation timer in the every-frame list, which may outlive it: valid while the slot's
@@ -77,10 +77,10 @@ class CADENCE_RUNTIME_API TimerTable {
     std::uint64_t order;
   };
 
-  /// Files slot `i` for `due` (or its expiry, if sooner) on its slack grid, not before
-  /// `not_before` (a throttled timer): in the queue, or in the short list when that instant is
-  /// within the queue's current millisecond or already past.
-  void enqueue(std::uint32_t i, Instant due, std::optional<Instant> not_before = std::nullopt);
+  /// Files slot `i` for `due` (or its expiry, if sooner) on its slack grid, held back while
+  /// the window's throttle holds it (throttle_hold): in the queue, or in the short list when
+  /// that instant is within the queue's current millisecond or already past.
+  void enqueue(std::uint32_t i, Instant due);
   /// Moves the queue up to the millisecond before `now`'s when nothing is due by then, so that
   /// a timer filed outside a frame is placed by its distance from now rather than from the last
   /// frame: after a long idle, a timer 1.5 ms away lands on level 0 of the wheel, where it can
@@ -98,8 +98,10 @@ class CADENCE_RUNTIME_API TimerTable {
   /// Frees slot `i` and hands back its timer, for the caller to destroy last (its callback's
   /// destructor is app code that may call the runtime again).
   [[nodiscard]] std::optional<Timer> free_slot(std::uint32_t i);
-  /// Whether the hidden window's throttle holds `s` back at `frame_start`: until when.
-  std::optional<Instant> throttled_until(const TimerSlot& s, Instant frame_start) const;
+  /// While the window is hidden, a throttled timer that has run may not run again before a
+  /// period after its last run: that instant (its last run, at its expiry, is not held back:
+  /// queue_target() caps the hold there). nullopt when nothing holds it.
+  std::optional<Instant> throttle_hold(const TimerSlot& s) const;
 
   /// Runs the callback once. False when the timer must not go on (it stopped, threw or ended).
   bool invoke(TimerSlot& s, Instant frame_start, Instant due, bool last, std::uint64_t missed,

@@ -520,7 +520,10 @@ ApplyReport WindowRuntime::poll(Instant frame_start) {
 std::optional<Instant> WindowRuntime::next_due() {
   if (!impl_->usable()) return std::nullopt;
   if (impl_->threads.pending()) return impl_->current();  // worker messages wait: now
-  return impl_->timers.next_due(impl_->options.frame_interval, impl_->last_frame);
+  // Animation timers wake a frame interval after the last frame; after a source that stepped
+  // back, a frame interval after its reading, so that their frames go on meanwhile.
+  const Instant since = std::min(impl_->frame_floor(), impl_->source.now());
+  return impl_->timers.next_due(impl_->options.frame_interval, since);
 }
 
 std::optional<Duration> WindowRuntime::next_wake(Instant now) {

@@ -141,13 +141,12 @@ TEST(CatchUpTest, AFrameAtTheEndOfTheTimelineSaturatesEveryPolicy) {
   EXPECT_EQ(huge.next, kEnd);
 }
 
-TEST(ThrottledUntilTest, HoldsATimerBackForOnePeriodFromItsLastRun) {
-  EXPECT_EQ(throttled_until(at(100ms), 1s, std::nullopt, at(500ms)), at(1100ms));
-  EXPECT_EQ(throttled_until(at(100ms), 1s, std::nullopt, at(1100ms)), std::nullopt) << "the period has passed";
-  EXPECT_EQ(throttled_until(at(100ms), 1s, at(400ms), at(400ms)), std::nullopt) << "its last run is not held back";
-  EXPECT_EQ(throttled_until(at(100ms), 1s, at(900ms), at(400ms)), at(1100ms)) << "before its expiry it is";
-  EXPECT_EQ(throttled_until(kEnd - 1ms, Duration::max(), std::nullopt, kEnd - 1ns), kEnd) << "saturates";
-  EXPECT_EQ(throttled_until(kEnd - 1ms, Duration::max(), std::nullopt, kEnd), std::nullopt);
+// The table holds a throttled timer back to `last run + period` through queue_target().
+TEST(QueueTargetTest, AThrottleHoldSaturatesAndNeverPassesTheExpiry) {
+  const Instant hold = (kEnd - 1ms) + Duration::max();
+  EXPECT_EQ(hold, kEnd) << "last run + the longest period saturates at the end of the timeline";
+  EXPECT_EQ(queue_target(at(5ms), std::nullopt, hold, false), kEnd);
+  EXPECT_EQ(queue_target(at(5ms), at(400ms), hold, false), at(400ms)) << "its last run, at its expiry, is not held back";
 }
 
 }  // namespace

@@ -43,9 +43,9 @@ TEST_P(WhenHiddenTest, ThrottleRunsAtMostOncePerPeriodAndCatchesUpWhenShown) {
   });
   // Hidden from 250: at most one run per second after the last (200): 1200, 2200, 3200.
   EXPECT_EQ(times("poll"), (std::vector<std::int64_t>{100, 200, 1200, 2200, 3200}));
-  // One wake-up per run, plus one at 300 (queued before the hide, then held back): none for
-  // the due times skipped in between.
-  EXPECT_EQ(wakes, 4);
+  // One wake-up per run: none for the due times skipped in between, nor for the one queued
+  // before the hide (300).
+  EXPECT_EQ(wakes, 3);
   EXPECT_EQ(runs.back().missed, 9u);  // the run at 3200 stands for 2300..3200 (skip)
   // Shown again at 3500: due as its schedule says (3300, overdue), so it runs at once, for
   // 3300..3500, and then every 100 ms.
@@ -208,6 +208,54 @@ TEST_P(WhenHiddenTest, AThrottledTimerInASlotFreedWhilePausedByHidingIsDueAsSche
   EXPECT_EQ(runtime.next_wake(), 50ms);
   frame(200);
   EXPECT_EQ(ran.size(), 2u);
+}
+
+// Issue: a throttled timer cost an empty wake-up when its window hid. Shown, a 100 ms timer runs
+// at 100 ... 900; hidden at 950, its first hidden run is a period after its last (1,900), and
+// nothing wakes the loop before that, nor does timer_status() say otherwise.
+TEST_P(WhenHiddenTest, HidingAThrottledTimerCostsNoWakeUpBeforeItsNextAllowedRun) {
+  const TimerId id = TimerId::unique();
+  add(id, logged("poll").with_delay(100ms).with_interval(100ms).with_when_hidden(WhenHidden::throttle(1s)));
+  run_until(950);
+  ASSERT_EQ(times("poll").size(), 9u);  // 100 ... 900
+  ASSERT_TRUE(runtime.set_hidden(true));
+  EXPECT_EQ(runtime.timer_status(id)->next_due, at_ms(1900));
+  EXPECT_EQ(runtime.next_due(), at_ms(1900));
+  std::vector<std::int64_t> wakes;
+  clock.run_until(at_ms(2950), [&] { return runtime.next_due(); }, [&](Instant now) {
+    wakes.push_back(ms_of(now));
+    (void)runtime.poll(now);
+  });
+  EXPECT_EQ(wakes, (std::vector<std::int64_t>{1900, 2900})) << "one wake-up per run, none for the skipped due times";
+  ASSERT_EQ(runs.size(), 11u);
+  EXPECT_EQ(runs[9].at_ms, 1900);
+  EXPECT_EQ(runs[9].due_ms, 1900);
+  EXPECT_EQ(runs[9].missed, 9u);  // 1000 ... 1800
+  // Shown again: no longer held back, due as its schedule says.
+  ASSERT_TRUE(runtime.set_hidden(false));
+  EXPECT_EQ(runtime.timer_status(id)->next_due, at_ms(3000));
+}
+
+// Issue: "each run stands for the due times it skipped (as MissedTicks::skip, whatever the
+// timer's own policy)". A delay timer was told it was due 900 ms before each hidden run, with
+// nothing missed.
+TEST_P(WhenHiddenTest, AThrottledDelayTimerIsToldWhatItSkippedAsSkipWould) {
+  add(TimerId::unique(), logged("poll")
+                             .with_delay(100ms)
+                             .with_interval(100ms)
+                             .with_missed_ticks(MissedTicks::delay)
+                             .with_when_hidden(WhenHidden::throttle(1s)));
+  run_until(950);
+  ASSERT_TRUE(runtime.set_hidden(true));
+  run_until(3950);
+  std::vector<std::int64_t> hidden_runs;
+  for (const TimerRun& r : runs) {
+    if (r.at_ms < 950) continue;
+    hidden_runs.push_back(r.at_ms);
+    EXPECT_EQ(r.due_ms, r.at_ms) << "the run at " << r.at_ms << " ms stands for its own due time";
+    EXPECT_EQ(r.missed, 9u) << "the run at " << r.at_ms << " ms";
+  }
+  EXPECT_EQ(hidden_runs, (std::vector<std::int64_t>{1900, 2900, 3900}));
 }
 
 }  // namespace

@@ -179,5 +179,31 @@ TEST_P(BadInputTest, AClockThatStepsBackBetweenChangesDoesNotBringATimerForward)
   EXPECT_EQ(times("t"), Times{98});
 }
 
+// Issue: window_runtime.hpp says that while an animation timer runs the wake is at most the
+// frame interval. After the source stepped back 500 ms, next_wake() answered 516 ms, so a loop
+// that slept for it froze the animation for half a second. The frames that follow run the
+// animation, each at the runtime's own time (it keeps its time: clamped, and reported).
+TEST_P(BadInputTest, AClockThatStepsBackDoesNotStopTheFramesOfAnAnimation) {
+  add(TimerId::unique(), logged("anim"));  // every frame
+  frame(1000);
+  ASSERT_EQ(times("anim"), Times{1000});
+  ASSERT_TRUE(clock.set(at_ms(500)).ok());  // the source steps back 500 ms
+  for (int i = 0; i < 5; ++i) {
+    const std::optional<Duration> wake = runtime.next_wake();
+    ASSERT_TRUE(wake.has_value());
+    EXPECT_LE(*wake, 16ms) << "wake " << i << " after the step back";
+    ASSERT_TRUE(clock.advance(*wake).ok());
+    const ApplyReport report = runtime.poll(clock.now());
+    ASSERT_EQ(report.failures.size(), 1u);
+    EXPECT_EQ(report.failures[0].error.code, Errc::clock_went_backwards);
+  }
+  EXPECT_EQ(times("anim"), (Times{1000, 1000, 1000, 1000, 1000, 1000})) << "every frame ran it, at the runtime's time";
+  // Once the source has caught up, frames follow it again.
+  ASSERT_TRUE(clock.set(at_ms(1016)).ok());
+  EXPECT_EQ(runtime.next_wake(), 0ms);
+  EXPECT_TRUE(runtime.poll(clock.now()).failures.empty());
+  EXPECT_EQ(times("anim").back(), 1016);
+}
+
 }  // namespace
 }  // namespace cadence::testing
