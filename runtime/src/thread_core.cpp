@@ -3,8 +3,12 @@
 
 #include "runtime_link.hpp"
 #include "thread_mailbox.hpp"
+#include "thread_seams.hpp"
 
 namespace cadence::detail {
+
+std::atomic<seams::Hook> seams::job_returned{nullptr};
+std::atomic<seams::Hook> seams::worker_finished{nullptr};
 
 void ring(RuntimeLink& link) { link.ring(); }
 bool alive(const RuntimeLink& link) noexcept { return link.alive.load(std::memory_order_acquire); }
@@ -12,12 +16,9 @@ bool alive(const RuntimeLink& link) noexcept { return link.alive.load(std::memor
 ThreadCore::ThreadCore(std::shared_ptr<RuntimeLink> l) : link(std::move(l)), mailbox(std::make_unique<ThreadMailbox>()) {}
 ThreadCore::~ThreadCore() = default;
 
-bool ThreadCore::take_progress(Payload& latest) {
-  if (!progress_fresh.exchange(false, std::memory_order_seq_cst)) return false;
-  const SlotLock::Held held(progress_lock);
-  const bool waiting = std::exchange(progress_waiting, false);
-  if (waiting) std::swap(latest, progress);
-  return waiting;
+void ThreadCore::post_result(WorkerMessage m) {
+  seams::reach(seams::job_returned, *this);
+  post(std::move(m));  // even once the runtime is closing: its destruction delivers it, abandoned
 }
 
 void ThreadCore::deliver(Payload m) {

@@ -10,6 +10,7 @@
 
 #include "steady_deadline.hpp"
 #include "thread_priority.hpp"
+#include "thread_seams.hpp"
 #include "text.hpp"
 #include "runtime_link.hpp"
 
@@ -42,6 +43,7 @@ void run_worker(const std::shared_ptr<ThreadCore>& core, UniqueFunction<void(Thr
   body = {};  // destroy what the worker captured on its own thread
   core->finished.store(true, std::memory_order_seq_cst);
   core->notify_ui();
+  seams::reach(seams::worker_finished, *core);
   // Tell a runtime that is being destroyed and waits for its workers. Taking the mutex once
   // after the store orders it before the waiter's check or its wait.
   RuntimeLink& link = *core->link;
@@ -162,7 +164,7 @@ bool ThreadTable::finishing(ThreadId id) const {
   return it != index_.end() && it->second->finishing;
 }
 
-const Payload* ThreadTable::progress(ThreadId id) const {
+const ProgressValue* ThreadTable::progress(ThreadId id) const {
   auto it = index_.find(id);
   return it == index_.end() ? nullptr : &it->second->progress;
 }
@@ -190,7 +192,7 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
     const std::size_t i = (first + k) % n;
     Entry& e = *entries_[i];
     ThreadCore& core = *e.core;
-    take_progress(e, changes);  // the newest value, once per frame, outside the message budget
+    const bool took = take_progress(e, changes);  // the newest value, once per frame, outside the message budget
     if (core.drained.load(std::memory_order_relaxed)) continue;  // nothing new since it was emptied
     if (budget == 0) {
       carry_over_ = true;
@@ -201,9 +203,11 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
       carry_over_ = true;  // more than its share, or more arrived: next frame
       continue;
     }
-    // Finished, and (seen after the finish, so nothing it posted can hide) nothing left.
+    // Finished, and (seen after the finish, so nothing it posted can hide) nothing left. Its
+    // last progress value is taken before its finish callback; one it reported after this
+    // frame's take waits for the next frame (at once), which takes it: one take per frame.
     if (core.finished.load(std::memory_order_seq_cst)) {
-      if (core.to_ui.empty()) {
+      if (core.to_ui.empty() && !(took && core.progress.fresh())) {
         done.push_back(i);
       } else {
         core.drained.store(false, std::memory_order_relaxed);
@@ -227,10 +231,11 @@ void ThreadTable::run(CallbackContext& context, ChangeSet& changes) {
   for (std::size_t i : done) finished.push_back(remove_at(i));
 }
 
-void ThreadTable::take_progress(Entry& e, ChangeSet& changes) {
-  if (!e.core->take_progress(e.progress)) return;
+bool ThreadTable::take_progress(Entry& e, ChangeSet& changes) {
+  if (!e.core->progress.take(e.progress)) return false;
   changes.request(Update::redraw_window);
   changes.count_ran(0, 1);
+  return true;
 }
 
 void ThreadTable::finish(Entry& e, ThreadOutcome::Kind kind, CallbackContext& context, ChangeSet& changes) {

@@ -70,7 +70,7 @@ class ThreadTable {
   /// The writeback data of a thread if it is of type `type`, else nullptr.
   void* writeback(ThreadId id, const std::type_info& type) const;
   /// The newest progress value the UI has taken from a thread (empty before the first).
-  const Payload* progress(ThreadId id) const;
+  const ProgressValue* progress(ThreadId id) const;
   /// For entries handed over by release() while the runtime is destroyed: delivers what each
   /// worker sent (no budget) and runs its finish callback with `abandoned`, in the order given.
   static void abandon(std::vector<std::unique_ptr<Entry>>& entries, CallbackContext& context, ChangeSet& changes);
@@ -87,8 +87,8 @@ class ThreadTable {
   /// Delivers up to `budget` messages of one thread; returns how many.
   static std::uint32_t drain(Entry& e, std::uint32_t budget, CallbackContext& context, ChangeSet& changes);
   /// Takes the newest value of an entry's progress lane, if a new one came: a redraw, and one
-  /// delivery counted.
-  static void take_progress(Entry& e, ChangeSet& changes);
+  /// delivery counted. True when it took one.
+  static bool take_progress(Entry& e, ChangeSet& changes);
   /// Runs the finish callback of an entry, with the outcome `kind` (or failed, if its worker
   /// threw).
   static void finish(Entry& e, ThreadOutcome::Kind kind, CallbackContext& context, ChangeSet& changes);
@@ -112,7 +112,7 @@ struct ThreadTable::Entry {
   const std::type_info* type = nullptr;
   UniqueFunction<Update(void*, const ThreadOutcome&, CallbackContext&)> on_finish;
   std::optional<std::string> failure;  // what the worker threw, once its message was delivered
-  Payload progress;                    // the newest progress value taken
+  ProgressValue progress;              // the newest progress value taken
   bool finishing = false;              // its finish callback runs: removed right after
 };
 

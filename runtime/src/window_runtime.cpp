@@ -394,7 +394,7 @@ std::size_t WindowRuntime::thread_count() const noexcept { return impl_->usable(
 void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) {
   return impl_->usable() ? impl_->threads.writeback(id, type) : nullptr;
 }
-const Payload* WindowRuntime::progress_payload(ThreadId id) const {
+const detail::ProgressValue* WindowRuntime::progress_value(ThreadId id) const {
   return impl_->usable() ? impl_->threads.progress(id) : nullptr;
 }
 

@@ -48,7 +48,7 @@ TEST(ProgressSlotTest, AWorkerCanReportAgainAfterAReportThatThrew) {
       id, Thread::create(0, Empty{}, [threw, reported_again](int, ThreadSender<Empty>& out, ThreadReceiver& in) {
         const Flaky bad(2, true);
         try {
-          out.progress(bad);  // slot empty: Payload::of copy-constructs, which throws
+          out.progress(bad);  // a new type: the lane copy-constructs its first value, which throws
         } catch (const std::runtime_error&) {
           threw->open();
         }

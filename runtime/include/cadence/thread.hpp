@@ -196,13 +196,15 @@ class ThreadSender {
     return true;
   }
 
-  /// Reports progress on the thread's latest-value lane: `value` overwrites the lane's one slot,
-  /// and the UI thread takes the newest value at most once per frame (read it with
+  /// Reports progress on the thread's latest-value lane: `value` overwrites the lane's slot, and
+  /// the UI thread takes the newest value at most once per frame (read it with
   /// WindowRuntime::thread_progress<V>(id); each new value asks for a redraw). However often the
-  /// worker reports, the UI is woken at most once per frame and the lane's memory stays one
-  /// value: nothing queues. The last value reported before the worker returns is taken before
-  /// its finish callback runs. Cost: an uncontended lock and an assignment into the slot (no
-  /// allocation while the type stays the same). Returns false as the sends do.
+  /// worker reports, the UI is woken at most once per frame and the lane holds two values at
+  /// most (the UI's and the newest): nothing queues. The last value reported before the worker
+  /// returns is taken before its finish callback runs (reported after that frame's take, it is
+  /// taken by the next frame, which comes at once and runs the finish callback). Cost: an
+  /// uncontended lock and an assignment; the first report of a type allocates the lane's two
+  /// values, later ones of that type allocate nothing. Returns false as the sends do.
   template <class V>
   bool progress(V&& value) {
     using D = std::decay_t<V>;
@@ -218,6 +220,19 @@ class ThreadSender {
   bool connected() const noexcept { return detail::alive(*core_.link); }
 
  private:
+  friend class Thread;
+  /// A job's result: fn(State&, CallbackContext&) on the UI thread, the worker's last message.
+  template <class F>
+  void post_result(F fn) {
+    detail::WorkerMessage m;
+    m.kind = detail::WorkerMessage::Kind::write_back;
+    m.apply = [fn = std::move(fn)](void* state, CallbackContext& ctx) mutable -> Update {
+      fn(*static_cast<State*>(state), ctx);
+      return Update::nothing;
+    };
+    core_.post_result(std::move(m));
+  }
+
   bool on_worker() const noexcept { return std::this_thread::get_id() == owner_; }
   template <class F, class... A>
   static Update call(F& fn, A&... args) {
@@ -283,8 +298,8 @@ class Thread {
   /// `done(std::optional<R>& value, const ThreadOutcome& outcome, CallbackContext& context)`,
   /// where `value` holds the result whenever the work returned (outcome finished; stopped if a
   /// stop was asked for meanwhile; abandoned if its window closed after it returned but before a
-  /// frame delivered it: nothing is lost) and is empty when it threw or was abandoned before it
-  /// returned. For work that returns void, `done(const ThreadOutcome&, CallbackContext&)`.
+  /// frame delivered it, even as it returned: nothing is lost) and is empty when it threw or was
+  /// abandoned before it returned (still running at the window's join deadline). For work that returns void, `done(const ThreadOutcome&, CallbackContext&)`.
   /// `done` returns an Update or nothing; it runs exactly once, as on_finish does. R must be
   /// movable (a compile error says so otherwise).
   ///
@@ -323,7 +338,7 @@ class Thread {
       return create(
           std::move(work), std::optional<R>{},
           [](Work w, ThreadSender<std::optional<R>>& out, ThreadReceiver& in) {
-            out.write_back([value = run_job(w, in)](std::optional<R>& slot, CallbackContext&) mutable {
+            out.post_result([value = run_job(w, in)](std::optional<R>& slot, CallbackContext&) mutable {
               slot.emplace(std::move(value));
             });
           },

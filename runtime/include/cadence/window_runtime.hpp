@@ -218,7 +218,7 @@ class CADENCE_RUNTIME_API WindowRuntime {
   /// removal. O(1). Re-entry: anywhere.
   template <class V>
   const V* thread_progress(ThreadId id) const {
-    const Payload* p = progress_payload(id);
+    const detail::ProgressValue* p = progress_value(id);
     return p != nullptr ? p->get<V>() : nullptr;
   }
   /// Sets the function a worker calls to wake the event loop after it posts into an empty
@@ -279,7 +279,7 @@ class CADENCE_RUNTIME_API WindowRuntime {
   /// carries it out.
   Status submit(Change change, ChangeSet* context_set);
   void* thread_data(ThreadId id, const std::type_info& type);
-  const Payload* progress_payload(ThreadId id) const;
+  const detail::ProgressValue* progress_value(ThreadId id) const;
   Status stop_thread(ThreadId id, ChangeSet* pending);
   /// True when `pending` starts a thread `id` that is not running yet (or replaces one whose
   /// finish callback runs).

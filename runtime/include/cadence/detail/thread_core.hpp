@@ -3,7 +3,7 @@
 // Everything here is reached through shared_ptr, so a worker that outlives its window's runtime
 // only ever touches memory that is still alive: its core, and the runtime's link, which the
 // runtime marks closed (and whose waker it drops) before it goes. The channel to the UI and the
-// progress slot are inline; the app's messages to the worker and the runtime link, with their
+// progress lane are inline; the app's messages to the worker and the runtime link, with their
 // mutexes and condition variables, are out of line, in runtime/src.
 #pragma once
 
@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cadence/detail/progress_lane.hpp"
 #include "cadence/detail/spsc_queue.hpp"
 #include "cadence/detail/unique_function.hpp"
 #include "cadence/export.hpp"
@@ -37,40 +38,6 @@ struct RuntimeLink;
 /// do not compile <mutex>, <condition_variable> and <deque> with every file that includes
 /// thread.hpp.
 struct ThreadMailbox;
-
-/// The progress slot's lock: held for one assignment (worker) or one swap (UI thread) at a time.
-/// Inline and without <mutex>: uncontended, a report costs one compare-exchange and one
-/// exchange. A thread that finds it held sleeps in std::atomic::wait (a futex); unlock wakes a
-/// sleeper only when one said it sleeps (state 2), so the common case touches no shared table.
-class SlotLock {
- public:
-  void lock() noexcept {
-    std::uint8_t seen = 0;
-    if (state_.compare_exchange_strong(seen, 1, std::memory_order_acquire)) return;
-    if (seen != 2) seen = state_.exchange(2, std::memory_order_acquire);
-    while (seen != 0) {
-      state_.wait(2, std::memory_order_relaxed);
-      seen = state_.exchange(2, std::memory_order_acquire);
-    }
-  }
-  void unlock() noexcept {
-    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
-  }
-  /// Holds the lock for a scope, released also when what the scope does throws.
-  class Held {
-   public:
-    explicit Held(SlotLock& lock) noexcept : lock_(lock) { lock_.lock(); }
-    Held(const Held&) = delete;
-    Held& operator=(const Held&) = delete;
-    ~Held() { lock_.unlock(); }
-
-   private:
-    SlotLock& lock_;
-  };
-
- private:
-  std::atomic<std::uint8_t> state_{0};  // 0 free, 1 held, 2 held and someone may sleep on it
-};
 
 /// Rings the runtime's doorbell: wakes its event loop once per batch. Thread: any.
 CADENCE_RUNTIME_API void ring(RuntimeLink& link);
@@ -111,13 +78,10 @@ struct CADENCE_RUNTIME_API ThreadCore {
   // before `finished`, read by the UI thread after it): its outcome is "stopped", not "finished".
   bool stopped_at_return = false;
 
-  // The progress lane: one slot, overwritten by the worker, taken by the UI thread at most once
-  // per frame. `progress_fresh` is set by the first report since the UI last took the slot (that
-  // report rings the runtime: one wake-up per frame at most, however often the worker reports).
-  SlotLock progress_lock;
-  Payload progress;               // the newest report, while progress_waiting
-  bool progress_waiting = false;  // under progress_lock
-  std::atomic<bool> progress_fresh{false};
+  // The progress lane: overwritten by the worker, taken by the UI thread at most once per frame;
+  // the first report since the UI last took one rings the runtime (one wake-up per frame at most,
+  // however often the worker reports).
+  ProgressLane progress;
   // The runtime's frame count when the thread started, so that its first Tick is the first
   // frame after that. Written before the worker starts.
   std::uint64_t first_frame = 0;
@@ -152,32 +116,19 @@ struct CADENCE_RUNTIME_API ThreadCore {
     return false;
   }
 
-  /// Worker: overwrites the progress slot with `value` and rings the runtime if the UI has taken
-  /// the last one. A value of the type the slot holds already is assigned into it, so a lane in
-  /// use allocates nothing (the UI swaps its last value back into the slot when it takes one).
+  /// Worker: posts a job's result (Thread::job), the last thing its worker sends; unlike the
+  /// sends, also once the runtime has begun to close. A runtime that is being destroyed joins
+  /// the worker and delivers what it posted before the abandoned outcome, so the value is not
+  /// lost; one let go at the join deadline drops it with this core.
+  void post_result(WorkerMessage m);
+
+  /// Worker: makes `value` the newest progress report and rings the runtime if the UI has
+  /// taken the last one (progress_lane.hpp says what it costs).
   template <class V>
   void report_progress(V&& value) {
-    using D = std::decay_t<V>;
-    {
-      const SlotLock::Held held_lock(progress_lock);  // released if the value's copy throws
-      D* held = progress.get<D>();
-      if constexpr (std::is_move_assignable_v<D>) {
-        if (held != nullptr) {
-          *held = std::forward<V>(value);
-        } else {
-          progress = Payload::of(std::forward<V>(value));
-        }
-      } else {
-        progress = Payload::of(std::forward<V>(value));
-      }
-      progress_waiting = true;
-    }
-    if (!progress_fresh.exchange(true, std::memory_order_seq_cst)) ring(*link);
+    if (progress.report(std::forward<V>(value))) ring(*link);
   }
 
-  /// UI: swaps the newest report into `latest` (the old value goes back to the slot, to be
-  /// overwritten); false when there is none.
-  bool take_progress(Payload& latest);
   /// UI: delivers a Custom message to the worker and wakes it if it sleeps in receive_for().
   void deliver(Payload m);
   /// UI: wakes the worker if it sleeps in receive_for() waiting for a Tick.
