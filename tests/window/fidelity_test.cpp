@@ -6,6 +6,7 @@
 // must be the same, pixel for pixel.
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the caret's phase: ImGuiInputTextState::CursorAnim
 
 #include <GLFW/glfw3.h>
 
@@ -39,6 +40,7 @@ struct ProbeApp {
   bool animate = false;
   int menu_picks = 0;
   std::map<std::string, ImVec4> rects;  // item name -> (min x, min y, max x, max y)
+  float list_scroll = 0;  // the list child's scroll, in pixels
   ImVec2 demo_pos, demo_size;
   float font = 0;  // the font size, and the style's frame padding
   ImVec2 padding;
@@ -123,6 +125,7 @@ struct ProbeApp {
     ImGui::ProgressBar(animate ? std::fmod(static_cast<float>(ImGui::GetTime()), 1.0f) : 0.25f, ImVec2(300, 0));
     ImGui::BeginChild("list", ImVec2(0, 200), true);
     for (int i = 0; i < 200; ++i) ImGui::Text("line %d", i);
+    list_scroll = ImGui::GetScrollY();
     ImGui::EndChild();
     mark("list");
     ImGui::End();
@@ -282,6 +285,16 @@ class Session {
 
 void move_to(Window& w, ImVec2 p) { w.inject_mouse_position(p.x, p.y); }
 
+// Whether the last frame drew the active text field's caret, by ImGui's own rule on the phase
+// it drew with (imgui_widgets.cpp: shown when CursorAnim <= 0 or fmod(CursorAnim, 1.2) <= 0.8).
+// ImGui alone resets the phase on every edit, so it keeps the caret shown while a held key edits.
+bool caret_shown(const Window& w) {
+  const ImGuiContext& g = *w.imgui_context();
+  if (g.ActiveId == 0 || g.InputTextState.ID != g.ActiveId) return false;
+  const float anim = g.InputTextState.CursorAnim;
+  return anim <= 0.0f || std::fmod(anim, 1.20f) <= 0.80f;
+}
+
 TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   Session s;
   ASSERT_TRUE(s.ok());
@@ -335,7 +348,29 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   s.input_at(at(16ms * 2), [](Window& w) { (void)w.inject_key(GLFW_KEY_END, GLFW_RELEASE); });
   const std::size_t full = std::strlen(s.live_app().text);
   s.input_at(at(16ms * 4), [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_PRESS); });
-  s.checkpoint(at(16ms * 62), "Backspace held 1 s");
+  // ImGui repeats the key at 275 ms, then every 50 ms, and keeps the caret shown while it edits
+  // (each edit resets its phase). Checked in both windows at the first frame after each repeat,
+  // which shows the edit, and at the frame after that, up to 1 s of holding.
+  {
+    const Duration pressed_at = t;
+    std::size_t length = std::strlen(s.live_app().text);
+    const auto caret_check = [&](Duration since_press) {
+      const std::string when = std::to_string(since_press.count() / 1'000'000) + " ms after the press";
+      s.checkpoint(pressed_at + since_press, "Backspace held, " + when);
+      EXPECT_TRUE(caret_shown(s.live())) << "event-driven: caret hidden while the held key edits, " << when;
+      EXPECT_TRUE(caret_shown(s.every())) << "every frame: caret hidden while the held key edits, " << when;
+    };
+    for (Duration repeat = 275ms; repeat < 16ms * 61; repeat += 50ms) {
+      const Duration grid = (repeat / kGrid + 1) * kGrid;  // the first grid frame after the repeat
+      caret_check(grid);
+      const std::size_t now_length = std::strlen(s.live_app().text);
+      EXPECT_LT(now_length, length) << "the repeat at " << repeat.count() / 1'000'000 << " ms deleted a character";
+      length = now_length;
+      if (grid + kGrid < repeat + 50ms) caret_check(grid + kGrid);  // between two repeats
+    }
+    t = pressed_at + 16ms * 62;
+    s.checkpoint(t, "Backspace held 1 s");
+  }
   const std::size_t deleted = full - std::strlen(s.live_app().text);
   EXPECT_GE(deleted, 10u) << "ImGui repeats the held key itself";
   EXPECT_STREQ(s.live_app().text, s.every_app().text);
@@ -438,6 +473,27 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   s.checkpoint(at(16ms * 6), "flicked: scrolling");
   s.checkpoint(at(16ms * 20), "momentum decaying");
   s.checkpoint(at(16ms * 125), "momentum spent");
+
+  // 7b. Drag autoscroll: the button held near the list's bottom edge scrolls it, as drawing
+  // every frame does, row for row, during the hold and after the release.
+  {
+    const ImVec4 list = s.live_app().rect("list");
+    s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, ImVec2(list.x + 60, list.y + 40)); });
+    s.input_at(at(16ms * 4), press);
+    for (int i = 1; i <= 4; ++i) {
+      const float y = list.y + 40 + (list.w - 6 - (list.y + 40)) * static_cast<float>(i) / 4;
+      s.input_at(at(16ms), [&](Window& w) { move_to(w, ImVec2(list.x + 60, y)); });
+    }
+    const float before = s.live_app().list_scroll;
+    s.checkpoint(at(16ms * 20), "dragged to the list's bottom edge: scrolling");
+    EXPECT_EQ(s.live_app().list_scroll, s.every_app().list_scroll);
+    s.checkpoint(at(16ms * 40), "held at the edge 0.96 s");
+    EXPECT_GT(s.live_app().list_scroll, before + 100) << "the list scrolled";
+    EXPECT_EQ(s.live_app().list_scroll, s.every_app().list_scroll);
+    s.input_at(at(16ms * 2), release);
+    s.checkpoint(at(16ms * 8), "released: the autoscroll stopped");
+    EXPECT_EQ(s.live_app().list_scroll, s.every_app().list_scroll);
+  }
 
   // 8. The demo window: collapse, expand (it takes ImGui three frames to settle), resize.
   const ImVec2 demo = s.live_app().demo_pos;

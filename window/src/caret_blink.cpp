@@ -16,19 +16,28 @@ ImGuiInputTextState* active_text_field() {
 
 }  // namespace
 
-void CaretBlink::before_widgets(float delta_time) const {
+void CaretBlink::before_widgets(float delta_time) {
   ImGuiInputTextState* state = active_text_field();
+  pinned_id_ = state != nullptr ? state->ID : 0;
   if (state == nullptr) return;
   // ImGui adds delta_time and then shows the caret when CursorAnim <= 0 or
   // fmod(CursorAnim, 1.2) <= 0.8: land on -0.001 (shown) or 1.0 (hidden).
-  state->CursorAnim = (visible_ ? -0.001f : 1.0f) - delta_time;
+  pinned_ = (visible_ ? -0.001f : 1.0f) - delta_time;
+  delta_time_ = delta_time;
+  state->CursorAnim = pinned_;
 }
 
-void CaretBlink::after_widgets(WindowRuntime& runtime, bool typed) {
-  const bool editing = active_text_field() != nullptr;
-  if (editing && (!running_ || typed)) {
-    start(runtime);  // a field gained focus, or the user typed: shown now, hidden in half a period
-  } else if (!editing && running_) {
+void CaretBlink::after_widgets(WindowRuntime& runtime) {
+  const ImGuiInputTextState* state = active_text_field();
+  if (state != nullptr) {
+    // The field drew its caret (pinned + delta time, the same float sum ImGui makes), or was not
+    // drawn (pinned). Anything else: ImGui reset the phase (an edit, a click, a caret move), or
+    // another field is active now. Either way, ImGui would show the caret from now on.
+    float drawn = pinned_;
+    drawn += delta_time_;
+    const bool restarted = state->ID != pinned_id_ || (state->CursorAnim != pinned_ && state->CursorAnim != drawn);
+    if (!running_ || restarted) start(runtime);  // shown now, hidden in half a period
+  } else if (running_) {
     (void)runtime.remove_timer(kCursorBlinkTimer);
     running_ = false;
     visible_ = true;

@@ -2,6 +2,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "system_timers.hpp"
 
@@ -13,7 +14,7 @@ constexpr float kMaxSpeed = 900.0f; // pixels per second at the very edge
 
 }  // namespace
 
-void DragAutoscroll::update(WindowRuntime& runtime) {
+void DragAutoscroll::update(WindowRuntime& runtime, Instant frame_start) {
   ImGuiContext& g = *ImGui::GetCurrentContext();
   // The window the drag started in keeps scrolling while the pointer is past its edge, even
   // outside it: that is how one drags a selection beyond what is visible.
@@ -33,17 +34,30 @@ void DragAutoscroll::update(WindowRuntime& runtime) {
   target_ = speed != 0 ? window : nullptr;
   speed_ = speed;
   if (speed != 0 && !active_) {
-    last_.reset();
+    // The glide starts in this frame; its timer runs from the next, which moves it by the time
+    // since this one (a second frame at this same instant moves it by nothing).
+    last_ = frame_start;
+    exact_ = window->Scroll.y;
     active_ = runtime.add_system_timer(kDragAutoscrollTimer, Timer::animation([this](TimerCallbackInfo& info) {
-                                         const double dt = last_ ? std::chrono::duration<double>(info.frame_start - *last_).count() : 0.0;
-                                         last_ = info.frame_start;
-                                         ImGui::SetScrollY(target_, target_->Scroll.y + speed_ * static_cast<float>(dt));
+                                         step(info.frame_start);
                                          return TimerCallbackReturn::redraw();
                                        })).ok();
   } else if (speed == 0 && active_) {
     (void)runtime.remove_timer(kDragAutoscrollTimer);
     active_ = false;
   }
+}
+
+void DragAutoscroll::step(Instant frame_start) {
+  const double dt = std::chrono::duration<double>(frame_start - last_).count();
+  last_ = frame_start;
+  // ImGui shows the glide's position rounded down to a whole pixel, within the window's range.
+  // A scroll that differs from that was moved by something else (the wheel, ImGui keeping a
+  // text cursor in view): the glide goes on from there.
+  const double shown = std::min(std::floor(exact_), static_cast<double>(target_->ScrollMax.y));
+  if (std::abs(shown - static_cast<double>(target_->Scroll.y)) > 0.5) exact_ = target_->Scroll.y;
+  exact_ = std::clamp(exact_ + speed_ * dt, 0.0, static_cast<double>(target_->ScrollMax.y));
+  ImGui::SetScrollY(target_, static_cast<float>(exact_));
 }
 
 }  // namespace cadence::detail

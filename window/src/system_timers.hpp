@@ -18,16 +18,18 @@ struct ImGuiWindow;
 namespace cadence::detail {
 
 /// Caret blink: shown `half_period`, hidden `half_period`, while a text field is active; shown
-/// again at once when the user types. ImGui's own blink (0.8 s on, 0.4 s off, driven by frame
-/// time) is overridden by pinning the active field's CursorAnim before its widget runs.
+/// again at once whenever ImGui restarts its own blink: on every edit, whatever made it (a
+/// typed key, a held key's repeat, a paste), and on a click or a caret move. ImGui's own blink
+/// (0.8 s on, 0.4 s off, driven by frame time) is overridden by pinning the active field's
+/// CursorAnim before its widget runs; a widget that reset it meanwhile restarted ImGui's blink.
 class CaretBlink {
  public:
   CaretBlink(Duration half_period, std::vector<float>& lateness_ms) : half_period_(half_period), lateness_ms_(lateness_ms) {}
   /// Before the app's widgets: make ImGui draw the caret as our phase says.
-  void before_widgets(float delta_time) const;
+  void before_widgets(float delta_time);
   /// After them: start or stop the blink as a text field gains or loses focus; restart the
-  /// phase when the user typed in this frame.
-  void after_widgets(WindowRuntime& runtime, bool typed);
+  /// phase when ImGui restarted its own blink in this frame (or another field became active).
+  void after_widgets(WindowRuntime& runtime);
   /// The caret toggled since the last frame: a frame is owed for it (one that changes nothing
   /// but the caret's bar, so it needs no settle check). take_toggle() also clears the mark.
   bool toggled() const noexcept { return toggled_; }
@@ -37,6 +39,11 @@ class CaretBlink {
   void start(WindowRuntime& runtime);
   Duration half_period_;
   std::vector<float>& lateness_ms_;
+  // What before_widgets() pinned: the field, its CursorAnim, and the frame time ImGui adds to
+  // it when it draws the caret. Any other value after the widgets is one of ImGui's resets.
+  ImGuiID pinned_id_ = 0;
+  float pinned_ = 0;
+  float delta_time_ = 0;
   bool visible_ = true;
   bool running_ = false;
   bool toggled_ = false;
@@ -64,16 +71,24 @@ class ScrollMomentum {
 /// Drag autoscroll: while the left button drags near or past the top or bottom edge of the
 /// scrollable window the drag started in, scroll it, faster the closer to (or further past) the
 /// edge, up to 900 px/s. The timer runs only while it scrolls; update() removes it otherwise.
+/// The scroll is a function of time, not of how many frames drew it: it glides from the frame
+/// that started it, and keeps its exact position itself, since ImGui rounds the window's scroll
+/// to whole pixels in every frame (extra frames must not scroll further).
 class DragAutoscroll {
  public:
-  /// After ImGui::NewFrame(): starts, steers or stops the autoscroll timer.
-  void update(WindowRuntime& runtime);
+  /// After ImGui::NewFrame() of the frame starting at `frame_start`: starts, steers or stops the
+  /// autoscroll timer.
+  void update(WindowRuntime& runtime, Instant frame_start);
 
  private:
+  /// One step of the glide, from the timer: the scroll for the time since the last step.
+  void step(Instant frame_start);
+
   ImGuiWindow* pressed_in_ = nullptr;  // where the left button went down, while it is held
   ImGuiWindow* target_ = nullptr;
   float speed_ = 0;  // pixels per second, negative = up
-  std::optional<Instant> last_;
+  Instant last_;     // the instant the glide has reached
+  double exact_ = 0; // the glide's scroll position, unrounded
   bool active_ = false;
 };
 

@@ -289,7 +289,7 @@ void Window::Impl::draw_frame(bool settle, bool for_input) {
   momentum.feed(io);
   ImGui::NewFrame();
   caret.before_widgets(io.DeltaTime);
-  autoscroll.update(*runtime);
+  autoscroll.update(*runtime, frame_start);
 
   // The draw function sees the frame's own instant, and what it changes (timers added, threads
   // started) is applied before the swap, which may block for a frame.
@@ -299,8 +299,7 @@ void Window::Impl::draw_frame(bool settle, bool for_input) {
     if (draw) draw(*owner, context);
   }
   tooltips.after_widgets(*runtime);
-  caret.after_widgets(*runtime, typed);
-  typed = false;
+  caret.after_widgets(*runtime);
   const ApplyReport applied = runtime->apply(std::move(ui_changes));
 
   ImGui::Render();
@@ -356,10 +355,17 @@ void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_in
     const Duration since_start = std::max(Duration::zero(), runtime->now() - frame_start);
     const auto in = std::max(Duration::zero(), std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) +
                                                    kImGuiTimingMargin - since_start);
+    const Instant at = frame_start + since_start + in;
+    if (settle_at && at <= *settle_at) {
+      // The settle frame comes at or after the instant and sees it, as the next frame of a loop
+      // that draws every frame would: no frame of its own (a drag autoscroll keeps drawing at
+      // the frame interval; a frame added between would take the glide off that grid).
+      return;
+    }
     // A settle frame less than a frame interval before ImGui's instant is left to that
     // instant's frame, which settles too: a button repeating faster than every other frame
     // (ImGui 1.86's held "+", every 25 ms) costs one frame per repeat, not two.
-    if (settle_at && frame_start + since_start + in < *settle_at + runtime->frame_interval()) settle_at.reset();
+    if (settle_at && at < *settle_at + runtime->frame_interval()) settle_at.reset();
     (void)runtime->add_system_timer(kImGuiTimingTimer, Timer::once(in, [this](TimerCallbackInfo&) {
                                       timing_due = true;
                                       return TimerCallbackReturn::redraw();

@@ -50,7 +50,6 @@ struct Window::Impl {
   // kImGuiTimingTimer), and for the caret's toggles.
   int frames_owed = 1;  // frames to draw at once: start-up, redraw requests (and 2 after input without settling)
   bool input = false;   // input arrived since the last frame(), or waits in ImGui's queue
-  bool typed = false;     // a character or key arrived since the last drawn frame
   bool in_frame = false;  // frame() is running: a call from inside it does nothing
   std::optional<Instant> settle_at;    // the next frame to see whether ImGui has come to rest
   bool timing_due = false;   // the kImGuiTimingTimer ran since the last drawn frame

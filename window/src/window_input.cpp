@@ -40,7 +40,6 @@ void Window::Impl::install_callbacks() {
   glfwSetKeyCallback(glfw, [](GLFWwindow* gw, int key, int scancode, int action, int mods) {
     Impl& w = impl_of(gw);
     in_context(w, [&] { ImGui_ImplGlfw_KeyCallback(gw, key, scancode, action, mods); });
-    w.typed = true;
     w.on_input();
   });
   glfwSetCharCallback(glfw, [](GLFWwindow* gw, unsigned int c) { impl_of(gw).on_char(c); });
@@ -87,7 +86,6 @@ void Window::Impl::on_scroll(double dx, double dy) {
 
 void Window::Impl::on_char(unsigned int codepoint) {
   in_context(*this, [&] { ImGui_ImplGlfw_CharCallback(glfw, codepoint); });
-  typed = true;
   on_input();
 }
 
@@ -99,7 +97,6 @@ Status Window::inject_key(int key, int action, int mods) {
   Status s;
   in_context(w, [&] { s = detail::key_event(w.glfw, key, action, mods); });
   if (!s) return s;
-  if (action == GLFW_PRESS) w.typed = true;
   w.on_input();
   return {};
 }

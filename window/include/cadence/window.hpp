@@ -46,7 +46,9 @@
 //
 // The window runs four system timers (ids in ids.hpp) on its runtime:
 // - cursor blink: while a text field is active, the caret shows for `caret_blink` and hides for
-//   as long (530 ms each by default) and shows again at once when the user types;
+//   as long (530 ms each by default), and shows again at once whenever ImGui would restart its
+//   own blink: on every edit (a typed character, each repeat of a held key), a click in the
+//   field or a caret move, so it stays shown while the user types or holds Backspace;
 // - scroll momentum: a wheel or trackpad flick keeps scrolling the hovered window and decays;
 // - drag autoscroll: dragging near the top or bottom edge of a scrollable window scrolls it;
 // - tooltip delay: tooltip() shows a tooltip once its item has been hovered for `tooltip_delay`,
@@ -281,14 +283,15 @@ class CADENCE_WINDOW_API Window {
   void inject_mouse_button(int button, bool down);
   /// `dx`, `dy`: wheel notches, positive up and right (GLFW's convention); feeds scroll momentum.
   void inject_scroll(double dx, double dy);
-  /// A typed Unicode code point, to the focused text field; restarts the caret's blink.
+  /// A typed Unicode code point, to the focused text field (an edit there restarts the caret's
+  /// blink, as any edit does).
   void inject_char(unsigned int codepoint);
   /// A key event as GLFW reports one: `key` a GLFW_KEY_* code (letters, digits, space, F1-F12,
   /// Escape, Enter, Tab, Backspace, Insert, Delete, arrows, Page Up/Down, Home, End, keypad Enter,
   /// Shift, Control, Alt, Super), `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` the
   /// GLFW_MOD_* bits held. It reaches ImGui as the backend would pass it; a repeat changes nothing
-  /// there (ImGui repeats a held key itself, from io.KeyRepeatDelay and KeyRepeatRate). A press
-  /// restarts the caret's blink. O(1).
+  /// there (ImGui repeats a held key itself, from io.KeyRepeatDelay and KeyRepeatRate). What the
+  /// key does to a text field (an edit, a caret move) restarts the caret's blink. O(1).
   /// Errors: invalid_argument for a key outside that list, another action, or unknown mod bits;
   /// nothing is sent and the window is as it was.
   Status inject_key(int key, int action, int mods = 0);
