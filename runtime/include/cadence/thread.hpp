@@ -299,7 +299,8 @@ class Thread {
   /// where `value` holds the result whenever the work returned (outcome finished; stopped if a
   /// stop was asked for meanwhile; abandoned if its window closed after it returned but before a
   /// frame delivered it, even as it returned: nothing is lost) and is empty when it threw or was
-  /// abandoned before it returned (still running at the window's join deadline). For work that returns void, `done(const ThreadOutcome&, CallbackContext&)`.
+  /// abandoned before it returned (still running at the window's join deadline). For work that
+  /// returns void, `done(const ThreadOutcome&, CallbackContext&)`.
   /// `done` returns an Update or nothing; it runs exactly once, as on_finish does. R must be
   /// movable (a compile error says so otherwise).
   ///
