@@ -221,7 +221,7 @@ void TimerTable::start_animating(std::uint32_t i) {
   animations_.insert(at, ref);
 }
 
-std::optional<Instant> TimerTable::next_due(Duration frame_interval, Instant last_frame) {
+std::optional<Instant> TimerTable::next_timer_due() {
   std::optional<Instant> best;
   const auto consider = [&best](Instant t) {
     if (!best || t < *best) best = t;
@@ -238,7 +238,6 @@ std::optional<Instant> TimerTable::next_due(Duration frame_interval, Instant las
       for (const Token t : *tokens) consider(slots_[static_cast<std::uint32_t>(t)].times.exact);
     }
   }
-  if (animating_ > 0) consider(last_frame + frame_interval);
   return best;
 }
 
@@ -341,11 +340,20 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
   TimerSlot& s = slots_[i];
   if (s.stopped || s.state != SlotState::scheduled || s.history.last_frame == frame_) return;
   const Instant due = s.times.due;
+  const std::optional<Duration> interval = s.timer->interval();
   if (s.times.expires && frame_start >= *s.times.expires) {
-    invoke(s, frame_start, std::min(due, *s.times.expires), /*last=*/true, 0, context, changes);
+    // The last run stands for the due times reached by its timeout, as skip counts them
+    // (whatever the policy: there is no run after it to make up for them); with none since
+    // the last run, it is due at the timeout itself.
+    const Instant expires = *s.times.expires;
+    if (interval && due <= expires) {
+      const CatchUp plan = catch_up(due, *interval, expires, MissedTicks::skip);
+      invoke(s, frame_start, plan.first_due, /*last=*/true, plan.missed, context, changes);
+    } else {
+      invoke(s, frame_start, std::min(due, expires), /*last=*/true, 0, context, changes);
+    }
     return;
   }
-  const std::optional<Duration> interval = s.timer->interval();
   if (!interval) {
     // Past its delay, an animation timer runs on every frame from now on.
     if (!invoke(s, frame_start, due, false, 0, context, changes)) return;

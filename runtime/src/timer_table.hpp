@@ -64,9 +64,11 @@ class CADENCE_RUNTIME_API TimerTable {
 
   /// Runs the timers due at `frame_start`; what they ask for goes to `changes`.
   void run(Instant frame_start, CallbackContext& context, ChangeSet& changes);
-  /// When the next timer is due, given the frame interval for animation timers and the start of
-  /// the last frame (before the first: the origin); nullopt when nothing is scheduled.
-  std::optional<Instant> next_due(Duration frame_interval, Instant last_frame);
+  /// The instant the next timer is due at (animation timers aside: they run on every frame,
+  /// see animating()); nullopt when none is. O(1) amortized.
+  std::optional<Instant> next_timer_due();
+  /// Whether an animation timer runs: the loop then wakes at the frame interval. O(1).
+  bool animating() const noexcept { return animating_ > 0; }
 
  private:
   /// An animation timer in the every-frame list, which may outlive it: valid while the slot's

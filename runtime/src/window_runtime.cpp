@@ -103,6 +103,22 @@ struct WindowRuntime::Impl {
     latest = later_of(latest, source.now());
     return latest;
   }
+  /// When the next frame should run, read against the source's reading `now`: at once while
+  /// worker messages wait; the next timer's instant; a frame interval after the last frame while
+  /// an animation timer runs. A source behind the last frame (it stepped back) starts a frame
+  /// now at the last frame's instant: what is due by then is due now, and animation frames come
+  /// a frame interval after the reading.
+  std::optional<Instant> next_due(Instant now) {
+    if (threads.pending()) return now;
+    const Instant floor = frame_floor();
+    std::optional<Instant> due = timers.next_timer_due();
+    if (due && *due <= floor) due = std::min(*due, now);
+    if (timers.animating()) {
+      const Instant frame = std::min(floor, now) + options.frame_interval;
+      if (!due || frame < *due) due = frame;
+    }
+    return due;
+  }
   /// Checks a timer or thread change against the tables and `set`, and records it there.
   Status record(ChangeSet& set, Change&& change);
   /// Carries out a timer or thread change in the tables, counting from `at`; apply() and the
@@ -519,19 +535,17 @@ ApplyReport WindowRuntime::poll(Instant frame_start) {
 
 std::optional<Instant> WindowRuntime::next_due() {
   if (!impl_->usable()) return std::nullopt;
-  if (impl_->threads.pending()) return impl_->current();  // worker messages wait: now
-  // Animation timers wake a frame interval after the last frame; after a source that stepped
-  // back, a frame interval after its reading, so that their frames go on meanwhile.
-  const Instant since = std::min(impl_->frame_floor(), impl_->source.now());
-  return impl_->timers.next_due(impl_->options.frame_interval, since);
+  return impl_->next_due(impl_->source.now());
 }
 
 std::optional<Duration> WindowRuntime::next_wake(Instant now) {
-  const std::optional<Instant> due = next_due();
+  if (!impl_->usable()) return std::nullopt;
+  if (now.kind() != impl_->source.kind()) {  // a foreign instant: do not sleep on it
+    return impl_->next_due(impl_->source.now()) ? std::optional<Duration>(Duration::zero()) : std::nullopt;
+  }
+  const std::optional<Instant> due = impl_->next_due(now);
   if (!due) return std::nullopt;
-  if (now.kind() != due->kind()) return Duration::zero();  // a foreign instant: do not sleep on it
-  const Duration left = *due - now;
-  return left > Duration::zero() ? left : Duration::zero();
+  return std::max(Duration::zero(), *due - now);
 }
 
 std::optional<Duration> WindowRuntime::next_wake() { return next_wake(now()); }

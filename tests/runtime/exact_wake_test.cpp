@@ -301,6 +301,12 @@ TEST_P(ExactWakeTest, NextDueMatchesAModelOfOnceTimers) {
       }
       const std::int64_t g = ns_of(*got);
       ASSERT_LE(g, min_due) << "step " << step << ": next_due() is late";
+      if (clock_ns < last_frame_ns && min_due <= last_frame_ns) {
+        // The clock is behind the last frame: a frame now starts at the last frame's instant
+        // and runs what is due by then, so the wake is now.
+        ASSERT_EQ(g, clock_ns) << "step " << step << ": due by the last frame, with the clock behind it";
+        continue;
+      }
       if (next_ms == std::numeric_limits<std::int64_t>::max()) {
         ASSERT_EQ(g, min_due) << "step " << step << ": only held timers";
         continue;

@@ -498,6 +498,34 @@ TEST(ThreadProgressTest, AReportThatRacesTheFinishIsTakenByTheNextFrameWhichRuns
   EXPECT_EQ(finish_frame, w_frame + 1) << "a second take in the write-back's frame would break 'at most once per frame'";
 }
 
+// Review: window_runtime.hpp says next_wake() is zero while worker messages wait. After the
+// source stepped back 9 s it answered 9 s with a write-back carried over to the next frame: a
+// loop would have slept on it.
+TEST(ThreadProgressTest, MessagesCarriedOverAfterTheClockSteppedBackAreDeliveredAtOnce) {
+  WindowRuntime::Options options;
+  options.messages_per_frame = 1;
+  ThreadLoop loop(options);
+  WindowRuntime& runtime = loop.runtime();
+  ASSERT_TRUE(loop.clock().set(Instant::at(ClockKind::tick, 10s)).ok());
+  (void)loop.frame();
+  ASSERT_TRUE(loop.clock().set(Instant::at(ClockKind::tick, 1s)).ok());  // the source steps back
+  Latch sent;
+  const ThreadId id = ThreadId::unique();
+  ASSERT_TRUE(runtime.start_thread(id, Thread::create(0, 0, [&](int, ThreadSender<int>& out, ThreadReceiver& in) {
+    out.write_back([](int& s, CallbackContext&) { ++s; });
+    out.write_back([](int& s, CallbackContext&) { ++s; });
+    sent.open();
+    while (!in.stop_requested()) (void)in.receive_for(Duration::max(), false);
+  })));
+  ASSERT_TRUE(sent.wait());
+  (void)loop.frame();  // delivers one; one waits for the next frame
+  EXPECT_EQ(*runtime.thread_data<int>(id), 1);
+  EXPECT_EQ(runtime.next_wake(), Duration::zero()) << "a write-back waits for the next frame";
+  EXPECT_EQ(runtime.next_due(), loop.clock().now());
+  ASSERT_TRUE(runtime.stop_thread(id));
+  ASSERT_TRUE(loop.run_until([&] { return !runtime.has_thread(id); }));
+}
+
 // ---- the progress lane ---------------------------------------------------------------------------
 
 TEST(ThreadProgressTest, TheUiSeesTheNewestValueAtMostOncePerFrameWithOneWakePerFrame) {

@@ -41,7 +41,7 @@ TEST_P(TimerTableTest, AnAddAfterTimersCameDueLeavesThemInTheQueueForTheFrame) {
   table.set_hidden(false, at_ms(8'000));
   EXPECT_EQ(table.held_size(), 0u);
   EXPECT_EQ(table.size(), 1'002u);
-  EXPECT_EQ(table.next_due(16ms, at_ms(0)), at_ms(1)) << "the earliest due timer, which the next frame runs";
+  EXPECT_EQ(table.next_timer_due(), at_ms(1)) << "the earliest due timer, which the next frame runs";
 }
 
 // Timers overdue when the window hid pause with nothing left; shown (or resumed) after an idle
@@ -56,11 +56,11 @@ TEST_P(TimerTableTest, TimersShownOrResumedWithNothingLeftAfterAnIdleWaitInTheQu
   table.set_hidden(true, at_ms(5'000));  // all overdue: paused with nothing left
   table.set_hidden(false, at_ms(6'000));
   EXPECT_EQ(table.held_size(), 0u);
-  EXPECT_EQ(table.next_due(16ms, at_ms(0)), at_ms(6'000)) << "due at once";
+  EXPECT_EQ(table.next_timer_due(), at_ms(6'000)) << "due at once";
   for (const TimerId id : ids) ASSERT_TRUE(table.pause(id, at_ms(6'000)).ok());
   for (const TimerId id : ids) ASSERT_TRUE(table.resume(id, at_ms(9'000)).ok());
   EXPECT_EQ(table.held_size(), 0u);
-  EXPECT_EQ(table.next_due(16ms, at_ms(0)), at_ms(9'000));
+  EXPECT_EQ(table.next_timer_due(), at_ms(9'000));
   const std::optional<TimerStatus> status = table.status(ids.front(), at_ms(9'000));
   ASSERT_TRUE(status.has_value());
   EXPECT_EQ(status->next_due, at_ms(9'000));
@@ -71,9 +71,9 @@ TEST_P(TimerTableTest, AnAddAfterAnIdleWithNothingDueIsFiledFromNow) {
   ASSERT_TRUE(table.add(far, quiet(std::chrono::hours(2)), at_ms(0)).ok());
   ASSERT_TRUE(table.add(TimerId::unique(), quiet(1'500us), at_ms(100'000)).ok());
   EXPECT_EQ(table.held_size(), 0u);
-  EXPECT_EQ(table.next_due(16ms, at_ms(0)), at_ms(100'000) + 1'500us) << "exact: listed on level 0";
+  EXPECT_EQ(table.next_timer_due(), at_ms(100'000) + 1'500us) << "exact: listed on level 0";
   ASSERT_TRUE(table.remove(far).ok());
-  EXPECT_EQ(table.next_due(16ms, at_ms(0)), at_ms(100'000) + 1'500us);
+  EXPECT_EQ(table.next_timer_due(), at_ms(100'000) + 1'500us);
 }
 
 }  // namespace

@@ -258,5 +258,32 @@ TEST_P(WhenHiddenTest, AThrottledDelayTimerIsToldWhatItSkippedAsSkipWould) {
   EXPECT_EQ(hidden_runs, (std::vector<std::int64_t>{1900, 2900, 3900}));
 }
 
+// Review: timer.hpp says a run under skip is told the last due time reached, the skipped ones
+// being missed_ticks, and that a throttled run stands for the due times it skipped. The last run,
+// at the timeout, was told the first skipped due time and nothing missed, after a stall and
+// while throttled alike. It now stands for the due times reached by its timeout.
+TEST_P(WhenHiddenTest, ALastRunAtTheTimeoutStandsForTheDueTimesItSkipped) {
+  const auto timer = [this](std::string name) {
+    return logged(std::move(name)).with_delay(100ms).with_interval(100ms).with_timeout(450ms);
+  };
+  add(TimerId::unique(), timer("stalled"));
+  add(TimerId::unique(), timer("throttled").with_when_hidden(WhenHidden::throttle(1s)));
+  frame(100);
+  ASSERT_TRUE(runtime.set_hidden(true));  // "stalled" keeps running, but no frame comes
+  frame(460);                             // "throttled" held back until its timeout: 450
+  ASSERT_EQ(runs.size(), 4u);
+  for (const TimerRun& r : runs) {
+    if (r.at_ms != 460) continue;
+    EXPECT_TRUE(r.last) << r.name;
+    EXPECT_EQ(r.due_ms, 400) << r.name << ": the last due time reached by its timeout";
+    EXPECT_EQ(r.missed, 2u) << r.name << ": 200 and 300 skipped";
+  }
+  // A timeout with no due time after the last run is due at the timeout itself.
+  add(TimerId::unique(), logged("once").with_delay(50ms).with_timeout(50ms));
+  frame(600);
+  EXPECT_EQ(runs.back().due_ms, 510);
+  EXPECT_EQ(runs.back().missed, 0u);
+}
+
 }  // namespace
 }  // namespace cadence::testing

@@ -205,5 +205,20 @@ TEST_P(BadInputTest, AClockThatStepsBackDoesNotStopTheFramesOfAnAnimation) {
   EXPECT_EQ(times("anim").back(), 1016);
 }
 
+// Review: after the source stepped back 500 ms, a timer due at the last frame's start would run
+// in a frame now (frame starts are clamped to the last one), yet next_wake() said 500 ms.
+TEST_P(BadInputTest, AfterAStepBackATimerThatAFrameWouldRunNowIsWokenForAtOnce) {
+  frame(1000);
+  add(TimerId::unique(), logged("now").with_timeout(0ms));  // due at 1000
+  ASSERT_TRUE(clock.set(at_ms(500)).ok());
+  EXPECT_EQ(runtime.next_wake(), 0ms) << "a frame now runs it";
+  EXPECT_EQ(runtime.next_due(), at_ms(500));
+  frame(500);
+  EXPECT_EQ(times("now"), Times{1000});
+  // One due after the last frame still waits for the source to reach it.
+  add(TimerId::unique(), logged("later").with_delay(100ms).with_timeout(100ms));  // due at 1100 (from 1000)
+  EXPECT_EQ(runtime.next_wake(), 600ms);
+}
+
 }  // namespace
 }  // namespace cadence::testing

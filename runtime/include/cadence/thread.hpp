@@ -203,8 +203,10 @@ class ThreadSender {
   /// most (the UI's and the newest): nothing queues. The last value reported before the worker
   /// returns is taken before its finish callback runs (reported after that frame's take, it is
   /// taken by the next frame, which comes at once and runs the finish callback). Cost: an
-  /// uncontended lock and an assignment; the first report of a type allocates the lane's two
-  /// values, later ones of that type allocate nothing. Returns false as the sends do.
+  /// uncontended lock and an assignment; a report of another type than the one before it
+  /// allocates the lane's two values, one of the same type allocates nothing. If the value's
+  /// copy throws, the exception reaches the caller and the lane stays usable. Returns false as
+  /// the sends do.
   template <class V>
   bool progress(V&& value) {
     using D = std::decay_t<V>;

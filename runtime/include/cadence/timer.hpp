@@ -6,6 +6,9 @@
 //             every frame while it lives (an animation timer).
 // - timeout:  total lifetime from when it was added. At the first frame at or after that
 //             instant the timer runs one last time with `is_about_to_finish` set, then is removed.
+//             That run stands for the due times its timeout reached, as skip counts them (a
+//             100 ms timer that ran at 100 with a 450 ms timeout, next run at 460: due 400,
+//             missed 2); with none since its last run, it is due at the timeout itself.
 //
 // When it runs, exactly (frame_start is taken once per frame, before any callback runs, so a
 // slow callback does not move the schedule):
@@ -126,7 +129,8 @@ struct TimerCallbackInfo {
   Instant frame_start;             ///< the same instant for every timer of this frame
   /// When this run was due (frame_start - due = how late). After a stall: with the skip policy
   /// the last due time reached (the skipped ones are missed_ticks), with burst each run's own,
-  /// with delay the first one missed.
+  /// with delay the first one missed; the last run, at the timeout, and a throttled run as with
+  /// skip.
   Instant due;
   std::uint64_t call_count = 0;    ///< runs before this one (0 on the first run)
   std::uint64_t missed_ticks = 0;  ///< due times skipped since the last run (skip policy)

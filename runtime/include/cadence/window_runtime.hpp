@@ -262,7 +262,10 @@ class CADENCE_RUNTIME_API WindowRuntime {
 
   /// How long the loop may sleep from `now`: nullopt when nothing is scheduled (wait for
   /// events; a worker's post wakes the loop through the waker), zero when something is already
-  /// due or worker messages wait. Cost: O(1) amortized. Re-entry: anywhere.
+  /// due or worker messages wait. With a source that stepped back behind the last frame, a
+  /// frame now starts at the last frame's instant: what is due by then is due now, and
+  /// animation frames come a frame interval after `now`. Cost: O(1) amortized.
+  /// Re-entry: anywhere.
   std::optional<Duration> next_wake(Instant now);
   /// next_wake() from the time source's now(). Re-entry: anywhere.
   std::optional<Duration> next_wake();

@@ -2,9 +2,9 @@
 //
 // Two values live in the lane: the one the UI thread reads (ProgressValue, until its next take)
 // and the slot the worker overwrites. A take swaps them, so the worker then writes into the
-// storage of the value the UI let go. The first report of a type makes both storages at once
-// (the value's, and a vacant spare that the first take hands to the worker), outside the lock;
-// every later report of that type assigns into the slot, and no take allocates.
+// storage of the value the UI let go. A report of another type than the one before makes both
+// storages at once (the value's, and a vacant spare that the next take hands to the worker),
+// outside the lock; a report of the same type assigns into the slot, and no take allocates.
 //
 // Thread: report() on the worker's thread, take() on the UI thread, each the only one of its
 // side; ProgressValue belongs to the UI thread.
@@ -84,9 +84,10 @@ class ProgressLane {
  public:
   /// Worker: makes `value` the newest report. True when it is the first since the UI's last
   /// take (the caller then wakes the UI: once per frame at most). Cost: an uncontended lock and
-  /// an assignment; the first report of a type (and of a new type) makes the lane's two
-  /// storages instead, before taking the lock. If the value's copy throws, nothing changes
-  /// (the lock is released).
+  /// an assignment; a report of another type than the one before makes the lane's two storages
+  /// instead, before taking the lock. If the value's copy throws, the lock is released: a new
+  /// type's report changes nothing, and an assignment over a value the UI has not taken yet
+  /// leaves that value as the type's assignment left it.
   template <class V>
   bool report(V&& value) {
     using D = std::decay_t<V>;
