@@ -12,6 +12,17 @@
 #include "runtime_link.hpp"
 
 namespace cadence {
+namespace {
+
+/// The first instant of the grid `origin` + k * `interval` (k >= 0) after `t`; the origin for
+/// `t` before it; saturating at the end of the timeline. `interval` > 0.
+Instant grid_after(Instant origin, Duration interval, Instant t) {
+  if (t < origin) return origin;
+  const Duration::rep k = (t - origin).count() / interval.count() + 1;
+  return origin + (k > Duration::max().count() / interval.count() ? Duration::max() : Duration{k * interval.count()});
+}
+
+}  // namespace
 
 struct WindowRuntime::Impl {
   Impl(TimeSource s, Options o)
@@ -104,17 +115,19 @@ struct WindowRuntime::Impl {
     return latest;
   }
   /// When the next frame should run, read against the source's reading `now`: at once while
-  /// worker messages wait; the next timer's instant; a frame interval after the last frame while
-  /// an animation timer runs. A source behind the last frame (it stepped back) starts a frame
-  /// now at the last frame's instant: what is due by then is due now, and animation frames come
-  /// a frame interval after the reading.
+  /// worker messages wait; the next timer's instant; while an animation timer runs, the first
+  /// instant of the frame grid (the origin plus whole frame intervals) after the last frame, so
+  /// that a frame between two of them (a timer's, input's) does not move the ones after it. A
+  /// source behind the last frame (it stepped back) starts a frame now at the last frame's
+  /// instant: what is due by then is due now, and animation frames come a frame interval after
+  /// the reading.
   std::optional<Instant> next_due(Instant now) {
     if (threads.pending()) return now;
     const Instant floor = frame_floor();
     std::optional<Instant> due = timers.next_timer_due();
     if (due && *due <= floor) due = std::min(*due, now);
     if (timers.animating()) {
-      const Instant frame = std::min(floor, now) + options.frame_interval;
+      const Instant frame = now < floor ? now + options.frame_interval : grid_after(origin, options.frame_interval, floor);
       if (!due || frame < *due) due = frame;
     }
     return due;
@@ -283,6 +296,11 @@ Instant WindowRuntime::now() const { return impl_->source.now(); }
 const TimeSource& WindowRuntime::time_source() const noexcept { return impl_->source; }
 Duration WindowRuntime::frame_interval() const noexcept {
   return impl_->on_ui_thread() ? impl_->options.frame_interval : Options{}.frame_interval;
+}
+
+Instant WindowRuntime::frame_after(Instant t) const {
+  // Off the UI thread, the default interval's grid (the interval is the UI thread's to read).
+  return grid_after(impl_->origin, impl_->on_ui_thread() ? impl_->options.frame_interval : Options{}.frame_interval, t);
 }
 
 Status WindowRuntime::set_frame_interval(Duration interval) {

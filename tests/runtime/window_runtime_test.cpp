@@ -56,7 +56,24 @@ TEST_P(WindowRuntimeTest, NoIntervalMeansEveryFrameAfterTheDelay) {
   frame(41);
   frame(45);
   EXPECT_EQ(times("anim"), (Times{40, 41, 45}));
-  EXPECT_EQ(runtime.next_wake(), 16ms) << "while animating, wake one frame interval (16 ms) after the last frame";
+  EXPECT_EQ(runtime.next_wake(), 3ms) << "while animating, wake at the frame grid's next instant (48 ms)";
+}
+
+// Animation frames keep to the frame grid (whole frame intervals from the origin): a frame in
+// between (a timer's, input's) does not move the ones after it, as it would if each came a frame
+// interval after the last (a drag autoscroll pulled 14 ms off the screen's cadence by a caret
+// toggle, found by review).
+TEST_P(WindowRuntimeTest, AnimationFramesKeepToTheFrameGridWhateverFramesComeBetween) {
+  add(TimerId::unique(), logged("anim"));
+  add(TimerId::unique(), logged("blink").with_delay(754ms).with_timeout(754ms));
+  std::vector<std::int64_t> wakes;
+  clock.run_until(at_ms(820), [&] { return runtime.next_due(); }, [&](Instant now) {
+    wakes.push_back(ms_of(now));
+    (void)runtime.poll(now);
+  });
+  ASSERT_GE(wakes.size(), 5u);
+  const std::vector<std::int64_t> tail(wakes.end() - 5, wakes.end());
+  EXPECT_EQ(tail, (Times{754, 768, 784, 800, 816})) << "768 after the timer's frame at 754, not 770";
 }
 
 TEST_P(WindowRuntimeTest, TimeoutEndsWithOneFlaggedRunAtTheTimeout) {
@@ -244,6 +261,17 @@ TEST_P(WindowRuntimeTest, StatusNextDueIsWhenItRunsWithSlack) {
   EXPECT_EQ(times("t"), Times{1024});
 }
 
+TEST_P(WindowRuntimeTest, FrameAfterIsTheNextInstantOfTheFrameGrid) {
+  EXPECT_EQ(runtime.frame_after(at_ms(0)), at_ms(16));
+  EXPECT_EQ(runtime.frame_after(at_ms(15)), at_ms(16));
+  EXPECT_EQ(runtime.frame_after(at_ms(16)), at_ms(32)) << "strictly after";
+  EXPECT_EQ(runtime.frame_after(at_ms(-5)), at_ms(0)) << "before the origin: the origin";
+  const Instant end = Instant::max_for(ClockKind::tick);
+  EXPECT_EQ(runtime.frame_after(end - 1ms), end) << "saturates";
+  EXPECT_EQ(runtime.frame_after(end), end);
+  EXPECT_THROW((void)runtime.frame_after(Instant::at(ClockKind::system, 1s)), ClockMismatch);
+}
+
 TEST_P(WindowRuntimeTest, FrameIntervalIsAdjustableAndChecked) {
   EXPECT_EQ(runtime.frame_interval(), 16ms);
   const Status bad = runtime.set_frame_interval(0ms);
@@ -253,7 +281,7 @@ TEST_P(WindowRuntimeTest, FrameIntervalIsAdjustableAndChecked) {
   ASSERT_TRUE(runtime.set_frame_interval(7ms).ok());
   add(TimerId::unique(), logged("anim"));
   frame(100);
-  EXPECT_EQ(runtime.next_wake(), 7ms);
+  EXPECT_EQ(runtime.next_wake(), 5ms) << "the grid of 7 ms frames: 105";
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 // must be the same, pixel for pixel.
 #include <gtest/gtest.h>
 #include <imgui.h>
-#include <imgui_internal.h>  // the caret's phase: ImGuiInputTextState::CursorAnim
 
 #include <GLFW/glfw3.h>
 
@@ -20,12 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "window_fixture.hpp"
+#include "window_pair.hpp"
 
 namespace cadence::testing {
 namespace {
 
-constexpr Duration kGrid = 16ms;
 constexpr int kWidth = 1240;
 constexpr int kHeight = 720;
 
@@ -159,47 +157,24 @@ struct Frames {
   std::uint64_t live = 0, every = 0;
 };
 
-// The pair of windows and the clock they share.
+// The pair of windows (window_pair.hpp) with the probe app in each, and a log of the frames each
+// drew between checkpoints.
 class Session {
  public:
-  Session() {
-    WindowOptions live_options = test_options(&clock_, kWidth, kHeight);
-    WindowOptions every_options = test_options(&clock_, kWidth, kHeight);
-    every_options.settle_frames = false;  // it draws every frame anyway
-    live_ = open_window(live_options, [this](Window& w, CallbackContext&) { live_app_.draw(w); });
-    every_ = open_window(every_options, [this](Window& w, CallbackContext&) { every_app_.draw(w); });
-    t0_ = clock_.now();
-    if (live_ && every_) step_instant();
-  }
-  bool ok() const { return live_ && every_; }
-  Window& live() { return *live_; }
-  Window& every() { return *every_; }
+  Session() : pair_([this](Window& w, CallbackContext&, int i) { (i == 0 ? live_app_ : every_app_).draw(w); },
+                    kWidth, kHeight) {}
+  bool ok() const { return pair_.ok(); }
+  Window& live() { return pair_.live(); }
+  Window& every() { return pair_.every(); }
   ProbeApp& live_app() { return live_app_; }
   ProbeApp& every_app() { return every_app_; }
-  Duration now() const { return clock_.now() - t0_; }
+  Duration now() const { return pair_.now(); }
 
   /// Runs both windows up to `t` after the start (input at `t` comes after), each frame at its
   /// own instants, and returns with the clock at `t`, no frame run there yet.
-  void run_to(Duration t) {
-    for (int guard = 0; guard < 1'000'000; ++guard) {
-      const Duration live_at = now() + live_->next_wake().value_or(1h);
-      const Duration grid_at = (now() / kGrid + 1) * kGrid;  // the reference's next frame
-      const Duration next = std::min({live_at, grid_at, t});
-      if (next >= t) break;
-      (void)clock_.advance(next - now());
-      step_instant();
-      if (guard == 999'999) ADD_FAILURE() << "the event-driven window never let the clock reach " << t.count() << " ns";
-    }
-    (void)clock_.advance(t - now());
-    at_instant_ = false;
-  }
+  void run_to(Duration t) { pair_.run_to(t); }
   /// Runs to `t`, gives both windows the same input there, and runs that instant's frames.
-  void input_at(Duration t, const std::function<void(Window&)>& input) {
-    run_to(t);
-    input(*live_);
-    input(*every_);
-    step_instant();
-  }
+  void input_at(Duration t, const std::function<void(Window&)>& input) { pair_.input_at(t, input); }
   /// Runs to `t` (a grid instant), runs its frames, and compares the two screens there. With
   /// `may_lag`, pixels may differ inside that item of the probe only (see its caller for why).
   /// Returns the frames each window drew since the checkpoint before.
@@ -211,11 +186,11 @@ class Session {
 
  private:
   void checkpoint_into(Frames& frames, Duration t, const std::string& what, const char* may_lag) {
-    run_to(t);
-    step_instant();
+    pair_.run_to(t);
+    pair_.step_instant();
     int lw = 0, lh = 0, ew = 0, eh = 0;
-    const auto a = live_->read_pixels(lw, lh);
-    const auto b = every_->read_pixels(ew, eh);
+    const auto a = live().read_pixels(lw, lh);
+    const auto b = every().read_pixels(ew, eh);
     ASSERT_EQ(lw, ew);
     ASSERT_EQ(lh, eh);
     ASSERT_EQ(a.size(), b.size());
@@ -234,7 +209,7 @@ class Session {
       }
     }
     ++checkpoints_;
-    const auto lf = live_->stats().frames_drawn, ef = every_->stats().frames_drawn;
+    const auto lf = live().stats().frames_drawn, ef = every().stats().frames_drawn;
     log_ += "  " + what + ": " + std::to_string(lf - logged_live_) + " vs " + std::to_string(ef - logged_every_) +
             " frames (counter " + std::to_string(live_app_.counter) + "/" + std::to_string(every_app_.counter) + ")\n";
     frames = Frames{lf - logged_live_, ef - logged_every_};
@@ -245,8 +220,8 @@ class Session {
     const char* dump = std::getenv("CADENCE_FIDELITY_DUMP");
     if (dump != nullptr && (differ != 0 || std::string(dump) == "all")) {
       const std::string stem = "fidelity-" + std::to_string(checkpoints_);
-      (void)live_->screenshot(stem + "-live.png");
-      (void)every_->screenshot(stem + "-every.png");
+      (void)live().screenshot(stem + "-live.png");
+      (void)every().screenshot(stem + "-every.png");
     }
   }
 
@@ -258,42 +233,13 @@ class Session {
   const std::string& log() const { return log_; }
 
  private:
-  // The frames of the instant the clock is at: the event-driven window's, while it has any due
-  // now, and the reference's once if the instant is on its grid.
-  void step_instant() {
-    for (int i = 0; i < 100 && live_->next_wake() == Duration::zero(); ++i) live_->frame();
-    if (live_->next_wake() == Duration::zero()) ADD_FAILURE() << "100 frames at one instant: the window spins";
-    if (now() % kGrid == Duration::zero() && !(at_instant_ && every_drawn_at_ == now())) {
-      every_->request_redraw();
-      every_->frame();
-      every_drawn_at_ = now();
-    }
-    at_instant_ = true;
-  }
-
-  ManualClock clock_;
   ProbeApp live_app_, every_app_;
-  std::unique_ptr<Window> live_, every_;
-  Instant t0_;
-  Duration every_drawn_at_{-1};
-  bool at_instant_ = false;
+  Pair pair_;
   int checkpoints_ = 0;
   long lagging_ = 0;
   std::string log_;
   std::uint64_t logged_live_ = 0, logged_every_ = 0;
 };
-
-void move_to(Window& w, ImVec2 p) { w.inject_mouse_position(p.x, p.y); }
-
-// Whether the last frame drew the active text field's caret, by ImGui's own rule on the phase
-// it drew with (imgui_widgets.cpp: shown when CursorAnim <= 0 or fmod(CursorAnim, 1.2) <= 0.8).
-// ImGui alone resets the phase on every edit, so it keeps the caret shown while a held key edits.
-bool caret_shown(const Window& w) {
-  const ImGuiContext& g = *w.imgui_context();
-  if (g.ActiveId == 0 || g.InputTextState.ID != g.ActiveId) return false;
-  const float anim = g.InputTextState.CursorAnim;
-  return anim <= 0.0f || std::fmod(anim, 1.20f) <= 0.80f;
-}
 
 TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   Session s;
@@ -317,10 +263,10 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   const ImVec2 plus(count.z - frame_h / 2, (count.y + count.w) / 2);
   s.input_at(at(16ms * 4), [&](Window& w) { move_to(w, plus); });
   s.input_at(at(16ms * 4), press);
-  // While a button repeats, the event-driven window draws each repeat 0.5 ms after ImGui's
-  // instant; InputInt shows a new value the frame after it changes it, and a settle frame less
-  // than a frame interval before the next repeat is left to it (ImGui 1.86 repeats a held
-  // button every 25 ms). So during the hold the number may show one repeat (25 ms) behind the
+  // While a button repeats, the event-driven window draws each repeat at the frame grid's first
+  // instant past ImGui's; InputInt shows a new value the frame after it changes it, and a settle
+  // frame a frame interval or less before the next repeat's frame is left to it (ImGui 1.86
+  // repeats a held button every 25 ms). So during the hold the number may show one repeat (25 ms) behind the
   // every-frame window's, which shows it 16-32 ms after the instant: both climb at the same
   // rate, and the values themselves must be equal.
   s.checkpoint(at(16ms * 31), "\"+\" held 0.5 s", "count");

@@ -22,7 +22,9 @@ void DragAutoscroll::update(WindowRuntime& runtime, Instant frame_start) {
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) pressed_in_ = nullptr;
   ImGuiWindow* window = pressed_in_;
   float speed = 0;
-  if (window != nullptr && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && window->ScrollMax.y > 0) {
+  // Not while the drag holds the window's own scrollbar: ImGui scrolls it to the pointer.
+  const bool on_scrollbar = window != nullptr && g.ActiveId != 0 && g.ActiveId == ImGui::GetWindowScrollbarID(window, ImGuiAxis_Y);
+  if (window != nullptr && !on_scrollbar && ImGui::IsMouseDragging(ImGuiMouseButton_Left) && window->ScrollMax.y > 0) {
     const float y = g.IO.MousePos.y;
     const ImRect inner = window->InnerRect;
     if (y < inner.Min.y + kEdge && window->Scroll.y > 0) {

@@ -3,6 +3,8 @@
 #include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
+#include <cfloat>
+
 namespace cadence::detail {
 
 bool imgui_needs_next_frame() {
@@ -11,6 +13,9 @@ bool imgui_needs_next_frame() {
   for (ImGuiWindow* window : g.Windows) {
     if (!window->Active && !window->WasActive) continue;
     if (window->AutoFitFramesX > 0 || window->AutoFitFramesY > 0) return true;
+    // A scroll asked for (SetScrollY, SetScrollHereY, a focused item brought into view) is
+    // applied when the window begins in the next frame.
+    if (window->ScrollTarget.x != FLT_MAX || window->ScrollTarget.y != FLT_MAX) return true;
     // Hidden frames matter while a window appears (a new window, a popup or tooltip sizing
     // itself). A child clipped out of sight, or one of a collapsed parent, is hidden in every
     // frame: that is a window at rest, not one that needs frames.

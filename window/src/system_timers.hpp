@@ -33,6 +33,8 @@ class CaretBlink {
   /// The caret toggled since the last frame: a frame is owed for it (one that changes nothing
   /// but the caret's bar, so it needs no settle check). take_toggle() also clears the mark.
   bool toggled() const noexcept { return toggled_; }
+  /// A text field is active and its caret blinks. O(1).
+  bool running() const noexcept { return running_; }
   bool take_toggle() noexcept { return std::exchange(toggled_, false); }
 
  private:

@@ -266,7 +266,10 @@ void Window::frame() {
   why.redraw += owed ? 1 : 0;
   why.settle += settling ? 1 : 0;
   why.none += polled.timers_run == 0 && polled.thread_messages == 0 && !for_input && !owed && !settling ? 1 : 0;
-  if (w.hidden) return;  // runs the timers that go on while hidden; draws nothing, owes what it owed
+  if (w.hidden) {
+    w.input = false;  // counted once; shown again, the window draws anyway
+    return;           // runs the timers that go on while hidden; draws nothing, owes what it owed
+  }
   const bool toggled = w.caret.take_toggle();
   w.input = false;
   if (for_input && !w.options.settle_frames) w.frames_owed = std::max(w.frames_owed, 2);
@@ -279,6 +282,9 @@ void Window::frame() {
 
 void Window::Impl::draw_frame(bool settle, bool for_input) {
   drawn_for_failure = std::exchange(failure_owed, false);
+  // This frame pays one owed frame now, so that a redraw the draw function asks for (its
+  // request_redraw(), a failure it causes) is owed by the next.
+  frames_owed = std::max(frames_owed - 1, 0);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
@@ -311,7 +317,6 @@ void Window::Impl::draw_frame(bool settle, bool for_input) {
 
   ++stats.frames_drawn;
   last_drawn = frame_start;
-  frames_owed = std::max(frames_owed - 1, 0);
   const bool changed = !last_hash || hash != *last_hash;
   last_hash = hash;
   plan_next_frames(changed, settle, for_input);
@@ -331,13 +336,17 @@ void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_in
     const bool needs = detail::imgui_needs_next_frame();
     needy_streak = changed || drawn_for_input || !needs ? 0 : needy_streak + 1;
     if (options.settle_frames && (changed || drawn_for_input || (needs && needy_streak <= kMaxNeedyFrames))) {
+      // A frame interval after this one, as the next frame of a loop drawing every frame: after
+      // an event off the frame grid (a timer, input) as many frames have shown it as there.
       settle_at = frame_start + runtime->frame_interval();
     }
   }
   // ImGui's own instants. A repeat is waited for while the held item acts on it; two repeat
   // instants in a row that changed nothing (a held slider, a button without repeat, a value at
   // its limit) end the wait until the next input or change. Two, not one: ImGui 1.86 acts on a
-  // held button half a repeat period after its delay, not at it.
+  // held button half a repeat period after its delay, not at it. Not while a text field is
+  // active: ImGui restarts its caret's blink at every repeat of a key it takes, even one that
+  // changes nothing (Backspace in an empty field), and the caret follows that.
   if (changed || drawn_for_input) {
     idle_repeats = 0;
   } else if (timing_due) {
@@ -346,16 +355,19 @@ void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_in
   timing_due = false;
   const detail::ImGuiTiming timing = detail::imgui_timing();
   std::optional<double> next = timing.delay_in;
-  if (timing.repeat_in && idle_repeats < 2 && (!next || *timing.repeat_in < *next)) next = timing.repeat_in;
+  if (timing.repeat_in && (idle_repeats < 2 || caret.running()) && (!next || *timing.repeat_in < *next)) {
+    next = timing.repeat_in;
+  }
   if (runtime->has_timer(kImGuiTimingTimer)) (void)runtime->remove_timer(kImGuiTimingTimer);  // no error text per frame
   if (next && *next < kLongestImGuiWait) {  // a delay set beyond it (FLT_MAX) never comes
     // ImGui adds up float frame times: wake a little past the instant, so that its sum has
-    // crossed the threshold when it looks. Counted from the frame's start, not from now (after
-    // the buffer swap, which may have waited for the screen).
-    const Duration since_start = std::max(Duration::zero(), runtime->now() - frame_start);
-    const auto in = std::max(Duration::zero(), std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) +
-                                                   kImGuiTimingMargin - since_start);
-    const Instant at = frame_start + since_start + in;
+    // crossed the threshold when it looks, at the first instant of the frame grid from there,
+    // where a loop that draws every frame would see it. Counted from the frame's start, not
+    // from now (after the buffer swap, which may have waited for the screen).
+    const Instant instant = frame_start + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) +
+                            kImGuiTimingMargin;
+    const Instant at = runtime->frame_after(instant - Duration{1});
+    const Duration in = std::max(Duration::zero(), at - runtime->now());
     if (settle_at && at <= *settle_at) {
       // The settle frame comes at or after the instant and sees it, as the next frame of a loop
       // that draws every frame would: no frame of its own (a drag autoscroll keeps drawing at
@@ -364,8 +376,9 @@ void Window::Impl::plan_next_frames(bool changed, bool settle, bool drawn_for_in
     }
     // A settle frame less than a frame interval before ImGui's instant is left to that
     // instant's frame, which settles too: a button repeating faster than every other frame
-    // (ImGui 1.86's held "+", every 25 ms) costs one frame per repeat, not two.
-    if (settle_at && at < *settle_at + runtime->frame_interval()) settle_at.reset();
+    // (ImGui 1.86's held "+", every 25 ms) costs one frame per repeat, not two. Not after a
+    // frame drawn for input: what the input changed shows in the frame after it, on time.
+    if (settle_at && !drawn_for_input && at <= *settle_at + runtime->frame_interval()) settle_at.reset();
     (void)runtime->add_system_timer(kImGuiTimingTimer, Timer::once(in, [this](TimerCallbackInfo&) {
                                       timing_due = true;
                                       return TimerCallbackReturn::redraw();

@@ -35,7 +35,8 @@
 //   exact wake) only when more than 64 timers share the next millisecond, or, on the wheel,
 //   when the next timer still sits on a coarse level: more than 16.4 s away, or among more
 //   than 4,096 timers of one 16.4 s block. While an animation timer runs it is at most the
-//   frame interval.
+//   frame interval: animation frames keep to a grid of whole frame intervals from the
+//   runtime's origin, which frames between them (a timer's, input's) do not move.
 // - A timer id is unique within its runtime. App timers use ids >= 0x0100 (TimerId::unique());
 //   ids 0x0001-0x00FF belong to the window's system timers (add_system_timer).
 // - Nothing a callback throws leaves run_timers(): the timer is removed and the error reported
@@ -132,6 +133,12 @@ class CADENCE_RUNTIME_API WindowRuntime {
   Status set_frame_interval(Duration interval);
   /// Re-entry: anywhere.
   Duration frame_interval() const noexcept;
+  /// The first instant of the frame grid after `t`: the runtime's origin plus a whole number of
+  /// frame intervals, where animation frames fall (a loop that draws every frame draws on such
+  /// a grid too, at the screen's refresh). For `t` before the origin, the origin. Saturates at
+  /// the end of the timeline. O(1). Errors: an instant of another clock throws ClockMismatch,
+  /// as comparing it does. Re-entry: anywhere.
+  Instant frame_after(Instant t) const;
 
   /// Adds an app timer (id >= 0x0100), due `delay` from now. Cost: one schedule in the queue
   /// (O(1) on the wheel, O(log n) on the heap); after an idle in which nothing came due, first

@@ -27,10 +27,12 @@
 //   over a tree node; ImGui 1.92's hover delays. A held "+" costs one frame per repeat, plus
 //   its settle frame where repeats are more than two frame intervals apart. Two repeat instants
 //   in a row that changed nothing (a held slider, a value at its limit) end the wait until the
-//   next input or change. The timer wakes 0.5 ms past the instant (counted from the frame's
-//   start), so that ImGui's sum of float frame times has crossed it; an instant that a settle
-//   frame at or after it will see gets no wake-up of its own, as a loop drawing every frame
-//   would see it at its next frame (a drag autoscroll stays on the frame interval);
+//   next input or change, except while a text field is active (ImGui restarts its caret's
+//   blink at every repeat of a key it takes). The window draws at the first instant of the
+//   frame grid (WindowRuntime::frame_after) at least 0.5 ms past ImGui's instant (counted from
+//   the frame's start, so that ImGui's sum of float frame times has crossed it): where a loop
+//   drawing every frame sees it. A settle frame at or after that instant sees it with no frame
+//   of its own; one before it is left to it, unless it follows input;
 // - for the caret's blink: a frame that only toggles the caret (it changes nothing else, so it
 //   starts no settle check).
 // io.DeltaTime is the time between drawn frames on the window's time source, so a ManualClock
