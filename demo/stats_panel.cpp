@@ -24,7 +24,6 @@ void StatsPanel::draw(const cadence::EventLoop& loop, const cadence::Window& win
     window_start_ = now;
     wakeups_at_start_ = loop.stats().wakeups;
     cpu_at_start_ = process_cpu_time();
-    sample(loop, window);
   }
   const double elapsed = std::chrono::duration<double>(now - window_start_).count();
   if (elapsed >= 2.0) {
@@ -33,17 +32,35 @@ void StatsPanel::draw(const cadence::EventLoop& loop, const cadence::Window& win
     window_start_ = now;
     wakeups_at_start_ = loop.stats().wakeups;
     cpu_at_start_ = process_cpu_time();
-    sample(loop, window);
   }
   const cadence::WindowStats& s = window.stats();
-  ImGui::Text("wake-ups: %.1f /s   frames drawn: %" PRIu64 "   CPU: %.2f %% of a core", wakeups_per_second_,
-              shown_.frames_drawn, cpu_percent_);
-  ImGui::Text("loop wake-ups: %" PRIu64 "   frames run: %" PRIu64 "   failures: %" PRIu64, shown_.loop_wakeups,
-              shown_.frames_run, s.failures);
-  const cadence::WakeReasons& why = shown_.wakes;
-  ImGui::Text("frames by why they ran: timer %" PRIu64 ", worker %" PRIu64 ", input %" PRIu64 ", redraw %" PRIu64
-              ", settle %" PRIu64 ", none %" PRIu64,
-              why.timer, why.worker, why.input, why.redraw, why.settle, why.none);
+  {
+    // Counters that change in every frame they are drawn in: volatile, so showing them does not
+    // keep the window drawing (they are up to date whenever anything else draws).
+    const cadence::Volatile live;
+    ImGui::Text("wake-ups: %.1f /s   frames drawn: %" PRIu64 "   CPU: %.2f %% of a core", wakeups_per_second_,
+                s.frames_drawn, cpu_percent_);
+    ImGui::Text("loop wake-ups: %" PRIu64 "   frames run: %" PRIu64 "   failures: %" PRIu64, loop.stats().wakeups,
+                s.frames_run, s.failures);
+    const cadence::WakeReasons& why = s.wakes;
+    ImGui::Text("frames by why they ran: timer %" PRIu64 ", worker %" PRIu64 ", input %" PRIu64 ", redraw %" PRIu64
+                ", settle %" PRIu64 ", none %" PRIu64,
+                why.timer, why.worker, why.input, why.redraw, why.settle, why.none);
+  }
+  // Try it: a frame counter that is not marked keeps the window drawing at the frame rate, and
+  // after 3 s the window names it (WindowStats::kept_awake, and a message on stderr).
+  ImGui::Checkbox("show an unmarked frame counter", &unmarked_counter_);
+  if (unmarked_counter_) {
+    ImGui::SameLine();
+    ImGui::Text("frames drawn: %" PRIu64, s.frames_drawn);
+  }
+  if (s.kept_awake) {
+    ImGui::TextColored(ImVec4(0.95f, 0.65f, 0.3f, 1.0f), "kept awake by ImGui window \"%s\": \"%s\" (%.0f frames in %.1f s)",
+                       s.kept_awake->imgui_window.c_str(), s.kept_awake->text.c_str(),
+                       static_cast<double>(s.kept_awake->frames), std::chrono::duration<double>(s.kept_awake->over).count());
+  } else {
+    ImGui::TextDisabled("nothing has kept the window awake");
+  }
   std::vector<float> lateness(s.caret_lateness_ms.begin(), s.caret_lateness_ms.end());
   lateness.insert(lateness.end(), app_lateness_ms.begin(), app_lateness_ms.end());
   std::vector<float> sorted = lateness;
@@ -69,10 +86,6 @@ void StatsPanel::draw(const cadence::EventLoop& loop, const cadence::Window& win
   }
   ImGui::Dummy(ImVec2(width, kHeight));
   ImGui::TextDisabled("lateness of each timer run, 0-2 ms (red: over 2 ms)");
-}
-
-void StatsPanel::sample(const cadence::EventLoop& loop, const cadence::Window& window) {
-  shown_ = Counters{window.stats().frames_drawn, window.stats().frames_run, loop.stats().wakeups, window.stats().wakes};
 }
 
 }  // namespace demo

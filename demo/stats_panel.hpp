@@ -1,7 +1,7 @@
 // The stats panel: how often the app wakes and why, how many frames it draws, how much CPU it
-// uses, and how late timers run. The counters are sampled every two seconds, not shown live: a frame
-// counter shown live changes in every frame it is drawn in, so the window's settle check
-// would draw for ever to show it. Sampled, watching the panel does not change what it measures.
+// uses, and how late timers run. The counters change in every frame they are drawn in, so they
+// are drawn inside a cadence::Volatile scope: watching the panel does not change what it
+// measures. A checkbox shows one unmarked, to see the window name what keeps it awake.
 #pragma once
 
 #include <chrono>
@@ -23,15 +23,10 @@ class StatsPanel {
   Clock::time_point window_start_ = Clock::now();
   std::uint64_t wakeups_at_start_ = 0;
   std::chrono::duration<double> cpu_at_start_ = process_cpu_time();
-  struct Counters {
-    std::uint64_t frames_drawn = 0, frames_run = 0, loop_wakeups = 0;
-    cadence::WakeReasons wakes;  // why the window's frames ran
-  };
-  void sample(const cadence::EventLoop& loop, const cadence::Window& window);
-  Counters shown_;  // the counters as of the last sample
   double wakeups_per_second_ = 0;
   double cpu_percent_ = 0;
   bool started_ = false;
+  bool unmarked_counter_ = false;
 };
 
 }  // namespace demo

@@ -8,13 +8,21 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 #include "cadence/detail/thread_core.hpp"
+#include "cadence/time_source.hpp"
+#include "redraw_request.hpp"
 
 namespace cadence::detail {
 
 /// The runtime's doorbell: rung by workers when they post into an empty channel.
 struct RuntimeLink {
+  explicit RuntimeLink(TimeSource s) : source(std::move(s)), redraw(source.kind()) {}
+
+  const TimeSource source;        // the runtime's, for requests made off the UI thread
+  const std::thread::id ui_thread = std::this_thread::get_id();  // the runtime's maker
+  RedrawRequest redraw;           // the soonest "draw again at" instant asked for
   std::atomic<bool> alive{true};  // false once the runtime is gone: sends are dropped
   std::atomic<bool> bell{false};  // a worker posted since the UI thread last looked
   std::mutex mutex;               // guards waker and closed
@@ -34,8 +42,25 @@ struct RuntimeLink {
   /// waker. Thread: any.
   void ring() {
     if (bell.exchange(true, std::memory_order_acq_rel)) return;
+    wake();
+  }
+  /// Calls the waker (not once the runtime is gone). Thread: any.
+  void wake() {
     std::lock_guard lock(mutex);
     if (!closed && waker) waker();
+  }
+  /// Asks for a frame at or after `at`, from any thread. Off the UI thread it wakes the loop
+  /// when the request is sooner than what the loop sleeps for, once per look (the UI thread
+  /// looks before it sleeps). Errors: closed once the runtime is gone; clock_mismatch for an
+  /// instant of another clock.
+  Status request_redraw(Instant at) {
+    if (!alive.load(std::memory_order_acquire)) {
+      return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};
+    }
+    const Result<bool> sooner = redraw.ask(at);
+    if (!sooner) return sooner.error();
+    if (*sooner && std::this_thread::get_id() != ui_thread && redraw.claim_wake()) wake();
+    return {};
   }
 };
 

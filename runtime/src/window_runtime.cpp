@@ -31,7 +31,8 @@ struct WindowRuntime::Impl {
         origin(source.now()),
         latest(origin),
         timers(origin, o.queue),
-        threads(std::make_shared<detail::RuntimeLink>(),
+        link(std::make_shared<detail::RuntimeLink>(source)),
+        threads(link,
                 detail::ThreadLimits{std::max<std::uint32_t>(o.messages_per_frame, 1),
                                      std::max<std::uint32_t>(o.messages_per_thread, 1), o.join_deadline}) {}
 
@@ -40,6 +41,7 @@ struct WindowRuntime::Impl {
   Instant origin;
   Instant latest;  // the latest instant used: the origin, frame starts, changes applied
   detail::TimerTable timers;
+  std::shared_ptr<detail::RuntimeLink> link;  // shared with the workers and RedrawHandles
   detail::ThreadTable threads;
   std::optional<Instant> last_frame;
   /// What is on the stack right now: the re-entry rules read it.
@@ -115,16 +117,17 @@ struct WindowRuntime::Impl {
     return latest;
   }
   /// When the next frame should run, read against the source's reading `now`: at once while
-  /// worker messages wait; the next timer's instant; while an animation timer runs, the first
-  /// instant of the frame grid (the origin plus whole frame intervals) after the last frame, so
-  /// that a frame between two of them (a timer's, input's) does not move the ones after it. A
-  /// source behind the last frame (it stepped back) starts a frame now at the last frame's
-  /// instant: what is due by then is due now, and animation frames come a frame interval after
-  /// the reading.
+  /// worker messages wait; the next timer's instant, or a requested redraw's; while an animation
+  /// timer runs, the first instant of the frame grid (the origin plus whole frame intervals)
+  /// after the last frame, so that a frame between two of them (a timer's, input's) does not
+  /// move the ones after it. A source behind the last frame (it stepped back) starts a frame now
+  /// at the last frame's instant: what is due by then is due now, and animation frames come a
+  /// frame interval after the reading.
   std::optional<Instant> next_due(Instant now) {
     if (threads.pending()) return now;
     const Instant floor = frame_floor();
     std::optional<Instant> due = timers.next_timer_due();
+    if (const std::optional<Instant> redraw = link->redraw.due(); redraw && (!due || *redraw < *due)) due = redraw;
     if (due && *due <= floor) due = std::min(*due, now);
     if (timers.animating()) {
       const Instant frame = now < floor ? now + options.frame_interval : grid_after(origin, options.frame_interval, floor);
@@ -353,6 +356,18 @@ Status WindowRuntime::set_hidden(bool hidden) {
   return {};
 }
 
+Status WindowRuntime::request_redraw_at(Instant at) {
+  if (!impl_->usable()) return impl_->refusal();
+  return impl_->link->request_redraw(at);
+}
+
+Status WindowRuntime::request_redraw_after(Duration delay) {
+  if (!impl_->usable()) return impl_->refusal();
+  return impl_->link->request_redraw(impl_->source.now() + std::max(delay, Duration::zero()));
+}
+
+RedrawHandle WindowRuntime::redraw_handle() const { return RedrawHandle(impl_->link); }
+
 bool WindowRuntime::hidden() const noexcept { return impl_->usable() && impl_->timers.hidden(); }
 
 template <class Op>
@@ -478,6 +493,7 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
   }
   impl_->last_frame = frame_start;
   impl_->latest = later_of(impl_->latest, frame_start);
+  if (impl_->link->redraw.take(frame_start)) changes.redraw_came();
   CallbackContext context(*this, changes, frame_start);
   const Impl::Running running(impl_->calls.running, changes);
   impl_->timers.run(frame_start, context, changes);
@@ -523,6 +539,7 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
   }
   report.update = changes.update();
   report.timers_run = changes.timers_run_;
+  report.redraws_came = changes.redraws_came_;
   report.thread_messages = changes.thread_messages_;
   const Impl::Count applied(impl_->calls.applying);
   (void)impl_->current();  // brings `latest` up to now
@@ -598,6 +615,8 @@ Status CallbackContext::stop_thread(ThreadId id) { return runtime_.stop_thread(i
 Status CallbackContext::send_to_thread(ThreadId id, Payload payload) {
   return runtime_.send_to_thread(id, std::move(payload), &changes_);
 }
+Status CallbackContext::request_redraw_at(Instant at) { return runtime_.request_redraw_at(at); }
+Status CallbackContext::request_redraw_after(Duration delay) { return runtime_.request_redraw_after(delay); }
 bool CallbackContext::has_thread(ThreadId id) const {
   return runtime_.has_thread(id) || (runtime_.impl_->usable() && changes_.starts_thread(id));
 }

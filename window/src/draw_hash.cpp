@@ -1,5 +1,6 @@
 #include "draw_hash.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "imgui_version.hpp"
@@ -33,19 +34,59 @@ struct Hasher {
   }
 };
 
+// The command's indices relative to its first, and the vertices from its lowest to its highest
+// (ImGui appends each primitive's vertices in one block): what it draws, wherever earlier
+// content left it in the buffers.
+void hash_elements(Hasher& h, const ImDrawList& list, const ImDrawCmd& cmd) {
+  if (cmd.ElemCount == 0) return;
+  const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
+  const ImDrawIdx first = idx[0];
+  ImDrawIdx low = first, last = first;
+  constexpr unsigned kChunk = 256;
+  ImDrawIdx relative[kChunk];
+  for (unsigned done = 0; done < cmd.ElemCount; done += kChunk) {
+    const unsigned n = std::min(kChunk, cmd.ElemCount - done);
+    for (unsigned i = 0; i < n; ++i) {
+      const ImDrawIdx v = idx[done + i];
+      low = std::min(low, v);
+      last = std::max(last, v);
+      relative[i] = static_cast<ImDrawIdx>(v - first);  // wraps below the first: still the same content
+    }
+    h.bytes(relative, n * sizeof(ImDrawIdx));
+  }
+  h.bytes(list.VtxBuffer.Data + cmd.VtxOffset + low, static_cast<std::size_t>(last - low + 1) * sizeof(ImDrawVert));
+}
+
 }  // namespace
 
-std::uint64_t draw_data_hash(const ImDrawData* data) {
-  Hasher h;
-  if (data == nullptr || !data->Valid) return h.h;
-  h.value(data->DisplayPos);
-  h.value(data->DisplaySize);
-  h.value(data->FramebufferScale);
+void volatile_begin(const ImDrawList*, const ImDrawCmd*) {}
+void volatile_end(const ImDrawList*, const ImDrawCmd*) {}
+
+bool skip_volatile(const ImDrawCmd& cmd, int& depth) {
+  if (cmd.UserCallback == &volatile_begin) {
+    ++depth;
+    return true;
+  }
+  if (cmd.UserCallback == &volatile_end) {
+    depth = std::max(depth - 1, 0);
+    return true;
+  }
+  return depth > 0;
+}
+
+std::uint64_t draw_data_hash(const ImDrawData* data, std::vector<ListHash>& lists) {
+  lists.clear();
+  Hasher frame;
+  if (data == nullptr || !data->Valid) return frame.h;
+  frame.value(data->DisplayPos);
+  frame.value(data->DisplaySize);
+  frame.value(data->FramebufferScale);
   for (int l = 0; l < data->CmdListsCount; ++l) {
     const ImDrawList* list = data->CmdLists[l];
-    h.bytes(list->VtxBuffer.Data, static_cast<std::size_t>(list->VtxBuffer.Size) * sizeof(ImDrawVert));
-    h.bytes(list->IdxBuffer.Data, static_cast<std::size_t>(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
+    Hasher h;
+    int depth = 0;
     for (const ImDrawCmd& cmd : list->CmdBuffer) {
+      if (skip_volatile(cmd, depth)) continue;
       h.value(cmd.ClipRect);
 #if IMGUI_VERSION_NUM >= 19200
       // Which texture, not its backend id: that exists only once the texture is uploaded.
@@ -54,12 +95,13 @@ std::uint64_t draw_data_hash(const ImDrawData* data) {
 #else
       h.value(cmd.GetTexID());
 #endif
-      h.value(cmd.VtxOffset);
-      h.value(cmd.IdxOffset);
       h.value(cmd.ElemCount);
       h.value(cmd.UserCallback);
       h.value(cmd.UserCallbackData);
+      if (cmd.UserCallback == nullptr) hash_elements(h, *list, cmd);
     }
+    lists.push_back(ListHash{list->_OwnerName, h.h});
+    frame.word(h.h);
   }
 #if IMGUI_VERSION_NUM >= 19200
   // A texture update (new glyphs rasterised) changes pixels without changing the vertices:
@@ -67,13 +109,13 @@ std::uint64_t draw_data_hash(const ImDrawData* data) {
   // and a pending update that stays (nothing rendered it) does not look new in every frame.
   if (data->Textures != nullptr) {
     for (const ImTextureData* tex : *data->Textures) {
-      h.value(tex->UniqueID);
-      h.value(tex->Status);
-      h.value(tex->UpdateRect);
+      frame.value(tex->UniqueID);
+      frame.value(tex->Status);
+      frame.value(tex->UpdateRect);
     }
   }
 #endif
-  return h.h;
+  return frame.h;
 }
 
 }  // namespace cadence::detail

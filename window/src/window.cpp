@@ -218,6 +218,32 @@ void Window::Impl::report_failure(const Failure& f) {
   }
 }
 
+void Window::Impl::report_kept_awake(const AwakeCause& cause) {
+  if (options.on_kept_awake) {
+    try {
+      options.on_kept_awake(*owner, cause);
+    } catch (const std::exception& e) {
+      report_failure(Failure{TimerId{}, Error{Errc::callback_threw, std::string("on_kept_awake threw: ") + e.what()}});
+    } catch (...) {
+      report_failure(Failure{TimerId{}, Error{Errc::callback_threw, "on_kept_awake threw something that is not a std::exception"}});
+    }
+    return;
+  }
+  const double seconds = std::chrono::duration<double>(cause.over).count();
+  std::string what = "ImGui window \"" + cause.imgui_window + "\"";
+  if (!cause.text.empty()) {
+    char where[64];
+    std::snprintf(where, sizeof where, " at (%.0f, %.0f)", static_cast<double>(cause.x), static_cast<double>(cause.y));
+    what += ", text \"" + cause.text + "\"" + where;
+  }
+  std::fprintf(stderr,
+               "cadence: window \"%s\" drew %llu frames in %.1f s with nothing asking for them: %s changes in every "
+               "frame it draws, so it never comes to rest. Draw values that change with each frame (a frame counter, "
+               "io.Framerate) inside a cadence::Volatile scope, or sample them on a timer (docs/window.md, \"What "
+               "keeps a window awake\").\n",
+               options.title.c_str(), static_cast<unsigned long long>(cause.frames), seconds, what.c_str());
+}
+
 void Window::Impl::report(const ApplyReport& r, bool from_draw) {
   // A failure redraws, so that a UI showing errors shows this one at once. One from the draw
   // function's own changes redraws once: a draw function whose changes fail on every frame
@@ -263,9 +289,11 @@ void Window::frame() {
   why.timer += polled.timers_run > 0 ? 1 : 0;
   why.worker += polled.thread_messages > 0 ? 1 : 0;
   why.input += for_input ? 1 : 0;
-  why.redraw += owed ? 1 : 0;
+  const bool redraw_came = polled.redraws_came > 0;  // an instant asked for with request_redraw_at
+  why.redraw += owed || redraw_came ? 1 : 0;
   why.settle += settling ? 1 : 0;
-  why.none += polled.timers_run == 0 && polled.thread_messages == 0 && !for_input && !owed && !settling ? 1 : 0;
+  why.none +=
+      polled.timers_run == 0 && polled.thread_messages == 0 && !for_input && !owed && !redraw_came && !settling ? 1 : 0;
   if (w.hidden) {
     w.input = false;  // counted once; shown again, the window draws anyway
     return;           // runs the timers that go on while hidden; draws nothing, owes what it owed
@@ -274,13 +302,17 @@ void Window::frame() {
   w.input = false;
   if (for_input && !w.options.settle_frames) w.frames_owed = std::max(w.frames_owed, 2);
   if (w.frames_owed > 0 || for_input || settling) {
-    w.draw_frame(/*settle=*/true, for_input);
+    // Drawn for the settle check alone: no input, no redraw owed or asked for by a timer or
+    // worker (a timer that only ran, like the caret's blink, asks for nothing).
+    const bool settle_only = settling && !for_input && w.frames_owed == 0 && polled.update == Update::nothing &&
+                             polled.thread_messages == 0;
+    w.draw_frame(/*settle=*/true, for_input, settle_only);
   } else if (toggled) {
     w.draw_frame(/*settle=*/false, /*for_input=*/false);  // only the caret's bar changes
   }
 }
 
-void Window::Impl::draw_frame(bool settle, bool for_input) {
+void Window::Impl::draw_frame(bool settle, bool for_input, bool settle_only) {
   drawn_for_failure = std::exchange(failure_owed, false);
   // This frame pays one owed frame now, so that a redraw the draw function asks for (its
   // request_redraw(), a failure it causes) is owed by the next.
@@ -309,7 +341,7 @@ void Window::Impl::draw_frame(bool settle, bool for_input) {
   const ApplyReport applied = runtime->apply(std::move(ui_changes));
 
   ImGui::Render();
-  const std::uint64_t hash = detail::draw_data_hash(ImGui::GetDrawData());  // before textures are updated
+  const std::uint64_t hash = detail::draw_data_hash(ImGui::GetDrawData(), list_hashes);  // before textures are updated
   int width = 0, height = 0;
   glfwGetFramebufferSize(glfw, &width, &height);
   render(ImGui::GetDrawData(), width, height);
@@ -319,6 +351,13 @@ void Window::Impl::draw_frame(bool settle, bool for_input) {
   last_drawn = frame_start;
   const bool changed = !last_hash || hash != *last_hash;
   last_hash = hash;
+  if (settle && options.settle_frames) {
+    if (const std::optional<AwakeCause> cause =
+            awake.after_frame(settle_only, changed, frame_start, *ImGui::GetDrawData(), *ImGui::GetIO().Fonts, list_hashes)) {
+      stats.kept_awake = *cause;
+      report_kept_awake(*cause);
+    }
+  }
   plan_next_frames(changed, settle, for_input);
   report(applied, /*from_draw=*/true);  // after this frame is counted, so that a redraw it asks for is owed
 }

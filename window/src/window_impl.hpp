@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "cadence/window.hpp"
+#include "awake_watch.hpp"
+#include "draw_hash.hpp"
 #include "system_timers.hpp"
 
 namespace cadence {
@@ -56,6 +58,8 @@ struct Window::Impl {
   int idle_repeats = 0;      // frames drawn for a repeat instant in a row that changed nothing
   int needy_streak = 0;      // identical frames in a row drawn because ImGui said it needs one
   std::optional<std::uint64_t> last_hash;  // of the last drawn frame's draw data
+  std::vector<detail::ListHash> list_hashes;  // per draw list, of the last drawn frame
+  detail::AwakeWatch awake;
   std::optional<Instant> last_drawn;
   Instant frame_start;  // of the frame being drawn
   std::shared_ptr<Window*> life = std::make_shared<Window*>(nullptr);  // what handles see
@@ -100,8 +104,11 @@ struct Window::Impl {
   /// After `minimized` or `shown` changed: tells the runtime, and owes a frame when shown again.
   void update_hidden();
   /// Builds, renders and presents one ImGui frame. `settle`: follow it with the settle check
-  /// (false for a frame drawn only for the caret's toggle, which changes nothing else).
-  void draw_frame(bool settle, bool for_input);
+  /// (false for a frame drawn only for the caret's toggle, which changes nothing else);
+  /// `settle_only`: nothing but the settle check asked for it (AwakeWatch).
+  void draw_frame(bool settle, bool for_input, bool settle_only = false);
+  /// Tells on_kept_awake (default: stderr) what keeps the window drawing.
+  void report_kept_awake(const AwakeCause& cause);
   /// After a drawn frame: when the next is due, from what it showed and what ImGui waits for.
   void plan_next_frames(bool changed, bool settle, bool drawn_for_input);
   /// Clears the back buffer and renders `data` into it.

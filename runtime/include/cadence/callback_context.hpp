@@ -95,6 +95,10 @@ class CADENCE_RUNTIME_API CallbackContext {
   /// Asks for a redraw after this frame. It only marks the context's change-set (which its
   /// owner applies), so unlike the changes above it has no thread check. O(1).
   void request_redraw(Update update = Update::redraw_window) noexcept { changes_.request(update); }
+  /// Asks for a frame that redraws at `at`, or `delay` from now: at once, through the runtime
+  /// (WindowRuntime::request_redraw_at; the soonest request wins). Errors: as there.
+  Status request_redraw_at(Instant at);
+  Status request_redraw_after(Duration delay);
 
   /// The change-set it records into (record unchecked changes here; apply() checks them).
   ChangeSet& changes() noexcept { return changes_; }

@@ -83,6 +83,7 @@
 #include "cadence/export.hpp"
 #include "cadence/ids.hpp"
 #include "cadence/payload.hpp"
+#include "cadence/redraw_handle.hpp"
 #include "cadence/result.hpp"
 #include "cadence/thread.hpp"
 #include "cadence/time.hpp"
@@ -182,6 +183,21 @@ class CADENCE_RUNTIME_API WindowRuntime {
   Status set_hidden(bool hidden);
   /// Re-entry: anywhere.
   bool hidden() const noexcept;
+
+  /// Asks for a frame at or after `at` that redraws the window: next_wake() counts it, exactly,
+  /// and the first frame whose start reaches it reports a redraw (ApplyReport::redraws_came) and
+  /// forgets it. Requests coalesce to the soonest: the frame it brings redraws, and a widget that
+  /// needs a later one asks again when it draws (immediate mode does, in every drawn frame).
+  /// For a widget that will look different at an instant it knows (its own caret, a fade).
+  /// O(1), no allocation. Errors: clock_mismatch for another clock's instant (nothing changes);
+  /// wrong_thread, closed (off the UI thread, use redraw_handle()). Re-entry: at once, anywhere.
+  Status request_redraw_at(Instant at);
+  /// The same, `delay` from the time source's now (not from the next frame; <= 0: the next
+  /// frame). Errors, re-entry: as request_redraw_at.
+  Status request_redraw_after(Duration delay);
+  /// A handle that asks for such frames from any thread, and outlives the runtime safely
+  /// (redraw_handle.hpp). O(1). Re-entry: anywhere. Thread: any.
+  RedrawHandle redraw_handle() const;
   /// True for a live timer that has not been stopped. O(1). Re-entry: anywhere.
   bool has_timer(TimerId id) const;
   /// What the runtime knows of a timer, or nullopt. O(1). Re-entry: anywhere.

@@ -95,10 +95,12 @@
 
 struct GLFWwindow;
 struct ImGuiContext;
+struct ImDrawList;
 
 namespace cadence {
 
 class Window;
+struct AwakeCause;
 
 /// Largest window side accepted by Window::create, in screen coordinates (X11's limit is 32767).
 inline constexpr int kMaxWindowSide = 16384;
@@ -141,6 +143,11 @@ struct WindowOptions {
   /// to close after all; a request_close() from inside it does nothing. If it throws, the window
   /// stays open and the error goes to on_failure (callback_threw). Default: close.
   std::function<bool(Window&)> on_close;
+  /// Called on the UI thread, once, when the window has drawn for the settle check alone for
+  /// 3 s in a row (no input, timer, worker or redraw request asked: its content changed in
+  /// every frame, so it never came to rest), with what changed (WindowStats::kept_awake holds it
+  /// too). Default: a message on stderr that names it and says how to mark it (Volatile).
+  std::function<void(Window&, const AwakeCause&)> on_kept_awake;
 };
 
 /// Refers to a window without owning it, and knows when the window is gone: EventLoop::add()
@@ -172,9 +179,20 @@ struct WakeReasons {
   std::uint64_t timer = 0;   ///< a timer ran (app or system: the caret's blink, ImGui's instants)
   std::uint64_t worker = 0;  ///< worker messages were delivered (write-backs, progress, outcomes)
   std::uint64_t input = 0;   ///< input arrived (or waited in ImGui's queue)
-  std::uint64_t redraw = 0;  ///< a redraw was owed: request_redraw(), a redraw request, a failure, start-up
+  std::uint64_t redraw = 0;  ///< a redraw was owed: request_redraw(), a redraw request (also one asked
+                             ///< for at an instant: request_redraw_at/after), a failure, start-up
   std::uint64_t settle = 0;  ///< the settle check's frame (window.hpp, "When a window draws")
   std::uint64_t none = 0;    ///< none of these: a wake-up for another window, or one that found nothing
+};
+
+/// What keeps a window drawing when nothing asks it to: content that changes in every frame it
+/// draws (a frame counter, io.Framerate), found by comparing the window's last frames.
+struct AwakeCause {
+  std::string imgui_window;  ///< the ImGui window whose content changed (its name as ImGui keeps it)
+  std::string text;          ///< the line of text that changed, as last drawn; empty if what changes is not text
+  float x = 0, y = 0;        ///< where that line starts, in screen coordinates
+  std::uint64_t frames = 0;  ///< frames drawn in a row for the settle check alone when it was named
+  Duration over{};           ///< the time those frames took
 };
 
 /// What a window has done so far; the demo's stats panel shows these.
@@ -187,6 +205,33 @@ struct WindowStats {
   /// due time), for its last runs; at most kLatenessSamples, oldest first.
   static constexpr std::size_t kLatenessSamples = 240;
   std::vector<float> caret_lateness_ms;
+  /// What kept the window drawing with nothing asking it to (WindowOptions::on_kept_awake),
+  /// once found; nullopt while nothing has.
+  std::optional<AwakeCause> kept_awake;
+};
+
+/// Marks what the draw function draws from here to the end of the scope as volatile: values that
+/// change with every drawn frame rather than with time or input (a frame counter, io.Framerate,
+/// how long the last frame took). Their changes do not keep the window drawing (the settle check
+/// leaves them out); they are drawn, up to date, in every frame something else draws. For
+/// content that changes with time (a plot of ImGui::GetTime(), a progress bar) do not use it:
+/// that must keep drawing. The frame-rate line of Dear ImGui's examples, in one line:
+///
+///     { const cadence::Volatile fps; ImGui::Text("%.1f FPS", ImGui::GetIO().Framerate); }
+///
+/// Begin and end a scope in the same ImGui window (and table cell); scopes may nest. Outside an
+/// ImGui frame it does nothing. It works in any ImGui app (two draw callbacks that draw nothing
+/// mark the content), and does nothing where no cadence window hashes the frames. Thread: the
+/// ImGui context's. Cost: two empty draw commands.
+class CADENCE_WINDOW_API Volatile {
+ public:
+  Volatile();
+  ~Volatile();
+  Volatile(const Volatile&) = delete;
+  Volatile& operator=(const Volatile&) = delete;
+
+ private:
+  ImDrawList* list_ = nullptr;  // the ImGui window's draw list the scope began in
 };
 
 class CADENCE_WINDOW_API Window {

@@ -1,0 +1,126 @@
+// "Draw again at this instant": WindowRuntime::request_redraw_at/after, the callback context's
+// calls and RedrawHandle from other threads. Exact on the manual clock, the soonest request
+// wins, one wake-up for many requests, nothing left over after the frame it asked for.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "thread_harness.hpp"
+
+namespace cadence::testing {
+namespace {
+
+Instant at_ms(std::int64_t ms) { return Instant::at(ClockKind::tick, std::chrono::milliseconds(ms)); }
+
+class RedrawRequestTest : public ::testing::Test {
+ protected:
+  ApplyReport frame(std::int64_t ms) {
+    EXPECT_TRUE(clock.set(at_ms(ms)).ok());
+    return runtime.poll(clock.now());
+  }
+  ManualClock clock;
+  WindowRuntime runtime{clock.source()};
+};
+
+TEST_F(RedrawRequestTest, AFrameRedrawsExactlyAtTheInstantAndNotBefore) {
+  ASSERT_TRUE(runtime.request_redraw_after(250ms).ok());
+  EXPECT_EQ(runtime.next_wake(), 250ms) << "counted from the call";
+  EXPECT_EQ(runtime.next_due(), at_ms(250));
+  ASSERT_TRUE(clock.set(at_ms(250) - 1ns).ok());
+  const ApplyReport early = runtime.poll(clock.now());
+  EXPECT_EQ(early.update, Update::nothing);
+  EXPECT_EQ(early.redraws_came, 0u);
+  const ApplyReport on_time = frame(250);
+  EXPECT_EQ(on_time.update, Update::redraw_window);
+  EXPECT_EQ(on_time.redraws_came, 1u);
+  EXPECT_FALSE(runtime.next_due().has_value()) << "nothing left over after the frame it asked for";
+  EXPECT_EQ(frame(300).update, Update::nothing);
+}
+
+TEST_F(RedrawRequestTest, ManyRequestsCoalesceToTheSoonest) {
+  for (const int ms : {500, 200, 300, 200, 900}) ASSERT_TRUE(runtime.request_redraw_at(at_ms(ms)).ok());
+  EXPECT_EQ(runtime.next_due(), at_ms(200));
+  int redraws = 0;
+  clock.run_until(at_ms(1000), [&] { return runtime.next_due(); }, [&](Instant now) {
+    redraws += runtime.poll(now).redraws_came > 0 ? 1 : 0;
+    EXPECT_EQ(now, at_ms(200)) << "one frame, at the soonest";
+  });
+  EXPECT_EQ(redraws, 1);
+}
+
+TEST_F(RedrawRequestTest, AnInstantAlreadyPastIsDueAtOnceAndAnotherClocksIsRefused) {
+  frame(100);
+  ASSERT_TRUE(runtime.request_redraw_at(at_ms(40)).ok());
+  EXPECT_EQ(runtime.next_wake(), 0ms);
+  ASSERT_TRUE(runtime.request_redraw_after(-5s).ok());
+  EXPECT_EQ(runtime.next_wake(), 0ms);
+  EXPECT_EQ(frame(100).redraws_came, 1u);
+  const Status foreign = runtime.request_redraw_at(Instant::at(ClockKind::system, 1s));
+  ASSERT_FALSE(foreign.ok());
+  EXPECT_EQ(foreign.error().code, Errc::clock_mismatch);
+  EXPECT_NE(foreign.error().message.find("system"), std::string::npos) << foreign.error().message;
+  EXPECT_FALSE(runtime.next_due().has_value()) << "a refused request changes nothing";
+  EXPECT_TRUE(runtime.request_redraw_at(Instant::max_for(ClockKind::tick)).ok()) << "the end of the timeline";
+}
+
+TEST_F(RedrawRequestTest, ATimerCallbackAsksThroughItsContextForALaterFrame) {
+  std::vector<std::int64_t> fired;
+  ASSERT_TRUE(runtime
+                  .add_timer(TimerId::unique(), Timer::once(100ms, [&](TimerCallbackInfo& info) {
+                               fired.push_back(info.frame_start.since_origin().count() / 1'000'000);
+                               EXPECT_TRUE(info.context.request_redraw_after(30ms).ok());
+                             }))
+                  .ok());
+  std::vector<std::int64_t> redrawn;
+  clock.run_until_idle([&] { return runtime.next_due(); }, [&](Instant now) {
+    if (runtime.poll(now).redraws_came > 0) redrawn.push_back(now.since_origin().count() / 1'000'000);
+  });
+  EXPECT_EQ(fired, std::vector<std::int64_t>{100});
+  EXPECT_EQ(redrawn, std::vector<std::int64_t>{130});
+}
+
+TEST(RedrawHandleTest, ManyRequestsFromAnotherThreadWakeTheLoopOnceAndItDrawsOnceAtTheSoonest) {
+  ThreadLoop loop;
+  RedrawHandle handle = loop.runtime().redraw_handle();
+  ASSERT_FALSE(loop.runtime().next_due().has_value());  // the loop looked: it sleeps with no timeout
+  std::thread other([&] {
+    for (int i = 100; i >= 1; --i) ASSERT_TRUE(handle.after(std::chrono::milliseconds(10 * i)).ok());
+  });
+  other.join();
+  EXPECT_EQ(loop.wakes(), 1) << "one wake-up to re-arm the loop for 100 requests, each sooner";
+  EXPECT_EQ(loop.runtime().next_due(), loop.clock().now() + 10ms);
+  ASSERT_TRUE(loop.clock().advance(10ms).ok());
+  EXPECT_EQ(loop.frame().redraws_came, 1u);
+  EXPECT_FALSE(loop.runtime().next_due().has_value());
+  // The loop looked (the frame's next_wake): a request from another thread wakes it again only
+  // when it is sooner than what the loop sleeps for; one from the UI thread never needs to.
+  ASSERT_TRUE(handle.after(60ms).ok());
+  EXPECT_EQ(loop.wakes(), 1) << "on the UI thread the loop is not asleep";
+  (void)loop.runtime().next_due();
+  std::thread sooner([&] { ASSERT_TRUE(handle.after(50ms).ok()); });
+  sooner.join();
+  EXPECT_EQ(loop.wakes(), 2) << "sooner than what the loop sleeps for: woken to re-arm";
+  (void)loop.runtime().next_due();
+  std::thread later([&] { ASSERT_TRUE(handle.after(80ms).ok()); });
+  later.join();
+  EXPECT_EQ(loop.wakes(), 2) << "not sooner than what the loop sleeps for: no wake-up";
+}
+
+TEST(RedrawHandleTest, AHandleOutlivesItsRuntimeAndAnEmptyOneRefuses) {
+  RedrawHandle kept;
+  EXPECT_EQ(kept.after(1ms).error().code, Errc::closed);
+  {
+    ManualClock clock;
+    WindowRuntime runtime(clock.source());
+    kept = runtime.redraw_handle();
+    EXPECT_TRUE(kept.after(1ms).ok());
+  }
+  const Status gone = kept.after(1ms);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.error().code, Errc::closed);
+}
+
+}  // namespace
+}  // namespace cadence::testing

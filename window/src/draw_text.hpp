@@ -1,0 +1,25 @@
+// The text an ImGui draw list shows, read back from its vertices: each glyph is a quad whose
+// texture coordinates name one glyph of the font atlas. Used to say which text keeps a window
+// awake; never on the per-frame path. Private to cadence::window (ImGui 1.86's font layout; with
+// 1.92's baked fonts it finds no text, and the window is named alone).
+#pragma once
+
+#include <string>
+#include <vector>
+
+struct ImDrawList;
+struct ImFontAtlas;
+
+namespace cadence::detail {
+
+struct TextLine {
+  float x = 0, y = 0;  ///< where the line starts, in screen coordinates (its top left)
+  std::string text;    ///< UTF-8; a gap between glyphs (invisible ones draw nothing) reads as one space
+};
+
+/// The lines of text `list` draws with `atlas`'s glyphs, top to bottom, each left to right;
+/// content inside Volatile scopes is left out. Glyphs clipped by their rectangle (their texture
+/// coordinates changed) are missed. Cost: O(indices + glyphs of the atlas); allocates.
+std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& atlas);
+
+}  // namespace cadence::detail
