@@ -6,6 +6,7 @@
 #include <thread>
 #include <utility>
 
+#include "change_checks.hpp"
 #include "text.hpp"
 #include "thread_table.hpp"
 #include "timer_table.hpp"
@@ -142,59 +143,6 @@ struct WindowRuntime::Impl {
   Status carry_out(Change& change, Instant at);
 };
 
-namespace {
-
-Status check_new_timer(TimerId id, const Timer& timer, bool system) {
-  using detail::hex;
-  if (!id.is_valid()) {
-    return Error{Errc::invalid_argument, "timer id 0 names nothing; use TimerId::unique() for app timers"};
-  }
-  if (!system && id.is_system()) {
-    return Error{Errc::invalid_argument, "timer id " + hex(id.value) +
-                                             " is reserved for system timers (0x1-0xff); app timers use "
-                                             "TimerId::unique() (ids from 0x100)"};
-  }
-  if (system && !id.is_system()) {
-    return Error{Errc::invalid_argument, "timer id " + hex(id.value) +
-                                             " is not a system timer id (0x1-0xff); use add_timer() for app timers"};
-  }
-  if (system && timer.when_hidden() != WhenHidden{}) {
-    return Error{Errc::invalid_argument, "system timer " + hex(id.value) +
-                                             " has a when-hidden policy; system timers always pause while their "
-                                             "window is hidden, the policy is for app timers"};
-  }
-  return timer.validate();
-}
-
-Status check_new_thread(ThreadId id, Thread& thread) {
-  if (!id.is_valid() || id.is_system()) {
-    return Error{Errc::invalid_argument, "thread id " + detail::hex(id.value) +
-                                             " is reserved (0-4); use ThreadId::unique() (ids from 5)"};
-  }
-  if (!detail::ThreadTableAccess::body(thread)) {
-    return Error{Errc::invalid_argument, "the Thread for id " + detail::hex(id.value) +
-                                             " was moved from and has no worker; start the Thread it was moved to, "
-                                             "or make a new one with Thread::create()"};
-  }
-  return {};
-}
-
-/// The report entry for a change that failed: its timer, or its thread.
-Failure failure_of(const Change& change, Error error) {
-  if (const auto* start = std::get_if<StartThread>(&change)) return Failure{TimerId{}, std::move(error), start->id};
-  const TimerId id = std::visit(
-      [](const auto& c) {
-        if constexpr (requires { { c.id } -> std::same_as<const TimerId&>; }) {
-          return c.id;
-        } else {
-          return TimerId{};
-        }
-      },
-      change);
-  return Failure{id, std::move(error)};
-}
-
-}  // namespace
 
 // A change-set's changes count from when it is applied; the running frame's is sure to be, so a
 // removal recorded there stops its timer at once (it does not run later in that frame), while one
@@ -205,7 +153,7 @@ Failure failure_of(const Change& change, Error error) {
 Status WindowRuntime::Impl::record(ChangeSet& set, Change&& change) {
   const auto live = [&](TimerId id) { return timers.has_running(id) && !set.removes_timer(id); };
   if (auto* add = std::get_if<AddTimer>(&change)) {
-    if (Status s = check_new_timer(add->id, add->timer, add->system); !s) return s;
+    if (Status s = detail::check_new_timer(add->id, add->timer, add->system); !s) return s;
     if (live(add->id) || set.adds_timer(add->id)) {
       return Error{Errc::already_exists, "a timer with id " + detail::hex(add->id.value) +
                                              " already exists in this window (or is being added in this frame); "
@@ -223,7 +171,7 @@ Status WindowRuntime::Impl::record(ChangeSet& set, Change&& change) {
     if (!timers.has_running(resume->id) && !set.adds_timer(resume->id)) return detail::no_such_timer(resume->id);
     set.resume_timer(resume->id);
   } else if (auto* start = std::get_if<StartThread>(&change)) {
-    if (Status s = check_new_thread(start->id, start->thread); !s) return s;
+    if (Status s = detail::check_new_thread(start->id, start->thread); !s) return s;
     if ((threads.contains(start->id) && !threads.finishing(start->id)) || set.starts_thread(start->id)) {
       return Error{Errc::already_exists, "a thread with id " + detail::hex(start->id.value) +
                                              " already runs in this window (or starts in this frame)"};
@@ -235,14 +183,14 @@ Status WindowRuntime::Impl::record(ChangeSet& set, Change&& change) {
 
 Status WindowRuntime::Impl::carry_out(Change& change, Instant at) {
   if (auto* add = std::get_if<AddTimer>(&change)) {
-    if (Status s = check_new_timer(add->id, add->timer, add->system); !s) return s;
+    if (Status s = detail::check_new_timer(add->id, add->timer, add->system); !s) return s;
     return timers.add(add->id, std::move(add->timer), at);
   }
   if (const auto* remove = std::get_if<RemoveTimer>(&change)) return timers.remove(remove->id);
   if (const auto* pause = std::get_if<PauseTimer>(&change)) return timers.pause(pause->id, at);
   if (const auto* resume = std::get_if<ResumeTimer>(&change)) return timers.resume(resume->id, at);
   if (auto* start = std::get_if<StartThread>(&change)) {
-    if (Status s = check_new_thread(start->id, start->thread); !s) return s;
+    if (Status s = detail::check_new_thread(start->id, start->thread); !s) return s;
     if (Status s = threads.start(start->id, std::move(start->thread)); !s) return s;
     for (Payload& m : start->messages) (void)threads.send(start->id, std::move(m));
     if (start->stop) (void)threads.stop(start->id);
@@ -555,7 +503,7 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
     } else if (Status s = impl_->carry_out(change, impl_->latest); s) {
       ++report.applied;
     } else {
-      report.failures.push_back(failure_of(change, s.error()));
+      report.failures.push_back(detail::failure_of(change, s.error()));
     }
   }
   return report;
