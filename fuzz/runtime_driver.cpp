@@ -81,6 +81,8 @@ struct World {
   std::vector<int> data_destroyed;                   // per Thread made: destructions seen
   std::map<std::uint64_t, int> live_data;            // per thread id: ThreadData alive
   std::optional<Instant> stall;  // timers due at or before it may run late
+  std::optional<Instant> asked;  // the soonest redraw asked for (request_redraw_*) and not yet taken
+  bool asked_unknown = false;    // a frame by hand ran: `asked` may no longer say what waits
 
   int depth = 0;                // actions in progress: callbacks and destructors nest them
   bool spend() { return budget-- > 0 && depth < 24 && rt != nullptr; }
@@ -356,12 +358,24 @@ void World::act(Where where, CallbackContext* ctx, const std::shared_ptr<Instanc
       break;
     }
     case 14:
-      (void)r.set_frame_interval(in.duration());
+      if (in.flag()) {
+        (void)r.set_frame_interval(in.duration());
+      } else {  // a redraw at an instant: past, now, near or far
+        const Instant at = in.flag() ? clock.now() + in.duration() : clock.now() - in.duration();
+        if (r.request_redraw_at(at).ok() && !asked_unknown) {
+          if (!asked || at < *asked) asked = at;
+          const std::optional<Instant> due = r.next_due();
+          // Never later than the redraw asked for, or than now for one asked for in the past.
+          check(due.has_value() && *due <= later_of(*asked, clock.now()), "next_due() is never later than a redraw asked for",
+                "asked for at " + ns(*asked) + ", now " + ns(clock.now()) + ", next due " + (due ? ns(*due) : "none"));
+        }
+      }
       break;
     default: {  // a frame by hand: the pieces in order, from here
       const bool foreign = in.flag();
       if (!inside && !foreign) frame();  // the stall bookkeeping, then the frame
       ChangeSet changes;
+      if (!foreign) asked_unknown = true;  // it may take redraws asked for, out of the bookkeeping's sight
       r.run_timers(foreign ? Instant::at(ClockKind::system, Duration::zero()) : r.now(), changes);
       r.run_threads(changes);
       (void)r.apply(std::move(changes));
@@ -376,8 +390,25 @@ void World::frame() {
   if (due && *due < now) stall = stall ? later_of(*stall, now) : now;
   trace("frame at %lld (next due %lld)\n", static_cast<long long>(now.since_origin().count()),
         due ? static_cast<long long>(due->since_origin().count()) : -1LL);
+  const std::optional<Instant> asked_before = std::exchange(asked, std::nullopt);
   const ApplyReport report = rt->poll(now);
   trace("frame done: applied %zu, %zu failures\n", report.applied, report.failures.size());
+  // The frame ran: not refused inside another call (from inside a frame its refusals are handed
+  // on to that frame: deferred), nor while the runtime closes.
+  bool ran = report.deferred == 0;
+  for (const Failure& f : report.failures) {
+    if (f.error.code == Errc::reentrant_call || f.error.code == Errc::closed || f.error.code == Errc::wrong_thread) ran = false;
+  }
+  if (ran && !asked_unknown && asked_before && *asked_before <= now) {
+    check(report.redraws_came == 1, "a redraw asked for by now comes in this frame",
+          "asked for at " + std::to_string(asked_before->since_origin().count()) + " ns, frame at " +
+              std::to_string(now.since_origin().count()) + " ns, " + std::to_string(report.failures.size()) + " failures");
+  }
+  if (report.redraws_came > 0) {
+    check(asked_unknown || asked_before.has_value(), "a redraw comes only when one was asked for");
+  } else if (asked_before && (!asked || *asked_before < *asked)) {
+    asked = asked_before;  // not taken: still asked for
+  }
   for (const Failure& f : report.failures) trace("  failure %llu: %s\n", static_cast<unsigned long long>(f.timer.value), f.error.message.c_str());
 }
 

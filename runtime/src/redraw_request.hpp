@@ -55,7 +55,7 @@ class RedrawRequest {
   bool take(Instant frame_start) {
     const std::int64_t now = frame_start.since_origin().count();
     std::int64_t seen = ns_.load(std::memory_order_seq_cst);
-    while (seen <= now) {
+    while (seen != kNone && seen <= now) {  // a frame at the end of the timeline: kNone is not a request
       if (ns_.compare_exchange_weak(seen, kNone, std::memory_order_seq_cst)) return true;
     }
     return false;

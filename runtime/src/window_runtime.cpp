@@ -19,8 +19,9 @@ namespace {
 /// `t` before it; saturating at the end of the timeline. `interval` > 0.
 Instant grid_after(Instant origin, Duration interval, Instant t) {
   if (t < origin) return origin;
-  const Duration::rep k = (t - origin).count() / interval.count() + 1;
-  return origin + (k > Duration::max().count() / interval.count() ? Duration::max() : Duration{k * interval.count()});
+  const Duration::rep whole = (t - origin).count() / interval.count();  // grid steps up to t
+  if (whole >= Duration::max().count() / interval.count()) return origin + Duration::max();
+  return origin + Duration{(whole + 1) * interval.count()};
 }
 
 }  // namespace

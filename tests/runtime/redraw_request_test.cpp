@@ -65,6 +65,17 @@ TEST_F(RedrawRequestTest, AnInstantAlreadyPastIsDueAtOnceAndAnotherClocksIsRefus
   EXPECT_TRUE(runtime.request_redraw_at(Instant::max_for(ClockKind::tick)).ok()) << "the end of the timeline";
 }
 
+// Found by the fuzzer: a frame at the very end of the timeline took "nothing asked for" (kept as
+// the largest instant) for a request and redrew.
+TEST_F(RedrawRequestTest, AFrameAtTheEndOfTheTimelineFindsNoRequestWhereNoneWasMade) {
+  ASSERT_TRUE(clock.set(Instant::max_for(ClockKind::tick)).ok());
+  const ApplyReport end = runtime.poll(clock.now());
+  EXPECT_EQ(end.redraws_came, 0u);
+  EXPECT_EQ(end.update, Update::nothing);
+  ASSERT_TRUE(runtime.request_redraw_at(Instant::max_for(ClockKind::tick)).ok());
+  EXPECT_EQ(runtime.poll(clock.now()).redraws_came, 1u) << "one asked for at the end comes there";
+}
+
 TEST_F(RedrawRequestTest, ATimerCallbackAsksThroughItsContextForALaterFrame) {
   std::vector<std::int64_t> fired;
   ASSERT_TRUE(runtime
