@@ -1,7 +1,5 @@
 #include "cadence/redraw_handle.hpp"
 
-#include <algorithm>
-
 #include "runtime_link.hpp"
 
 namespace cadence {
@@ -13,7 +11,7 @@ Status RedrawHandle::at(Instant when) const {
 
 Status RedrawHandle::after(Duration delay) const {
   if (!link_) return at(Instant{});
-  return at(link_->source.now() + std::max(delay, Duration::zero()));
+  return link_->request_redraw_after(delay);
 }
 
 }  // namespace cadence

@@ -3,6 +3,7 @@
 // alive. Private to the library; thread_core.hpp only names it.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -53,6 +54,18 @@ struct RuntimeLink {
   /// when the request is sooner than what the loop sleeps for, once per look (the UI thread
   /// looks before it sleeps). Errors: closed once the runtime is gone; clock_mismatch for an
   /// instant of another clock.
+  /// The same, `delay` (clamped at 0) from the time source's now. The source is read under
+  /// `mutex` and never once the runtime is gone: the clock behind it need only outlive the
+  /// runtime, not every handle. Thread: any. Errors: closed.
+  Status request_redraw_after(Duration delay) {
+    Instant at;
+    {
+      std::lock_guard lock(mutex);
+      if (closed) return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};
+      at = source.now() + std::max(delay, Duration::zero());
+    }
+    return request_redraw(at);
+  }
   Status request_redraw(Instant at) {
     if (!alive.load(std::memory_order_acquire)) {
       return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};

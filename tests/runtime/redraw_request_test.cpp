@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -131,6 +132,35 @@ TEST(RedrawHandleTest, AHandleOutlivesItsRuntimeAndAnEmptyOneRefuses) {
   const Status gone = kept.after(1ms);
   ASSERT_FALSE(gone.ok());
   EXPECT_EQ(gone.error().code, Errc::closed);
+}
+
+// The handle's thread keeps asking while the runtime, and then the clock it read, are destroyed:
+// after the runtime is gone a call reads neither (ASan sees a read of the dead clock).
+TEST(RedrawHandleTest, AHandleAskingWhileItsRuntimeAndClockDieReadsNeither) {
+  RedrawHandle handle;
+  std::atomic<bool> started{false};
+  std::atomic<int> refused{0};
+  std::thread asker;
+  {
+    auto clock = std::make_unique<ManualClock>();
+    auto runtime = std::make_unique<WindowRuntime>(clock->source());
+    handle = runtime->redraw_handle();
+    asker = std::thread([&] {
+      for (;;) {
+        const Status s = handle.after(1ms);
+        started.store(true);
+        if (!s.ok()) {
+          EXPECT_EQ(s.error().code, Errc::closed);
+          if (refused.fetch_add(1) >= 100) return;
+        }
+      }
+    });
+    while (!started.load()) std::this_thread::yield();
+    runtime.reset();
+    clock.reset();
+  }
+  asker.join();
+  EXPECT_GT(refused.load(), 100);
 }
 
 }  // namespace

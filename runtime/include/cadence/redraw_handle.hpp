@@ -20,8 +20,8 @@
 // another thread, a request sooner than what the loop sleeps for wakes it once to re-arm.
 // Counted from the call, on the runtime's time source, not from the next frame.
 //
-// Thread: any; a handle may be copied anywhere and outlive its runtime (its calls then fail with
-// `closed`). Re-entry: none (it runs no app code but the runtime's waker).
+// Thread: any; a handle may be copied anywhere and outlive its runtime and its clock (its calls
+// then fail with `closed` and read no clock). Re-entry: none (it runs no app code but the runtime's waker).
 #pragma once
 
 #include <memory>
