@@ -69,7 +69,7 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
     windows_[i]->frame();  // may add() windows
     // Update::redraw_all: every window draws, those that ran already in the next iteration
     // (their next_wake() is zero now), those still to run in this one.
-    if (std::exchange(windows_[i]->impl_->redraw_all_asked, false)) {
+    if (windows_[i]->impl_->pacer->take_redraw_all()) {
       for (auto& w : windows_) {
         if (w != windows_[i]) w->request_redraw();  // the one that asked draws for its own request
       }

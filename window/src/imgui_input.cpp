@@ -88,16 +88,6 @@ void pointer_moved(GLFWwindow* window, double x, double y) {
 #endif
 }
 
-void feed_wheel(ImGuiIO& io, float dx, float dy) {
-  if (dx == 0 && dy == 0) return;
-#if IMGUI_VERSION_NUM >= 18700
-  io.AddMouseWheelEvent(dx, dy);
-#else
-  io.MouseWheelH += dx;
-  io.MouseWheel += dy;
-#endif
-}
-
 Status key_event(GLFWwindow* window, int key, int action, int mods) {
   if (!known_key(key)) {
     return Error{Errc::invalid_argument,

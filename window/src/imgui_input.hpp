@@ -1,6 +1,6 @@
 // Input into ImGui, for the two ways ImGui takes it: 1.86 reads io fields each frame, 1.87 and
-// later take queued events. The window's injected input (tests, scripts) and its scroll momentum
-// go through here; real GLFW events go through ImGui's GLFW backend. Private to cadence::window.
+// later take queued events. The window's injected input (tests, scripts) goes through here;
+// real GLFW events go through ImGui's GLFW backend. Private to cadence::window.
 #pragma once
 
 #include <imgui.h>
@@ -25,9 +25,6 @@ void feed_pointer(GLFWwindow* window, ImGuiIO& io, const std::optional<ImVec2>& 
 /// A real pointer movement from GLFW: to ImGui where it takes events (1.86 reads the pointer
 /// itself each frame).
 void pointer_moved(GLFWwindow* window, double x, double y);
-
-/// Adds wheel motion, in notches (positive up and right).
-void feed_wheel(ImGuiIO& io, float dx, float dy);
 
 /// A key event for the current ImGui context, as GLFW would report it: `key` a GLFW_KEY_* code,
 /// `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` GLFW_MOD_* bits held meanwhile.

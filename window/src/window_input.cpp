@@ -80,8 +80,7 @@ void Window::inject_mouse_button(int button, bool down) {
 
 void Window::Impl::on_scroll(double dx, double dy) {
   in_context(*this, [&] { ImGui_ImplGlfw_ScrollCallback(glfw, dx, dy); });
-  momentum.on_scroll(*runtime, dx, dy);
-  on_input();
+  pacer->on_scroll(dx, dy);
 }
 
 void Window::Impl::on_char(unsigned int codepoint) {

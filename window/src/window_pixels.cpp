@@ -13,7 +13,7 @@ std::vector<std::uint8_t> Window::read_pixels(int& width, int& height) {
   Impl& w = *impl_;
   w.make_current();
   width = height = 0;
-  if (w.stats.frames_drawn == 0) return {};
+  if (w.pacer->stats().frames_drawn == 0) return {};
   // Render the last frame's ImGui draw data again into the back buffer and read it there: what
   // a buffer holds after a swap is not defined, and the app's draw function must not run again.
   glfwGetFramebufferSize(w.glfw, &width, &height);

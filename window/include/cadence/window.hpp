@@ -6,38 +6,12 @@
 // until the window's next_wake() or until input arrives or a worker posts, so an idle window
 // with a blinking caret wakes twice a second and uses almost no CPU.
 //
-// When a window draws. The rule: the window draws while ImGui still needs frames, and sleeps
-// until the next instant at which ImGui would change what it shows. A frame is drawn
-// - at once for input (and again at once while ImGui's input queue still holds events, which
-//   ImGui 1.87+ takes one per frame for some kinds), for request_redraw(), for a timer or
-//   write-back that returns a redraw, and at start-up;
-// - at the frame interval after any drawn frame whose draw data (vertices, indices, commands,
-//   textures) differ from the frame before, after any frame drawn for input (immediate mode
-//   shows what input changed late in a frame only in the next), and after a frame in which a
-//   window is still appearing (ImGui hides or sizes it; trusted for 3 identical frames at
-//   most): the settle check. It stops after two identical frames in a row, so content that
-//   changes by itself (a plot, a progress bar driven by ImGui::GetTime()) keeps drawing at the
-//   frame interval, as the user would see it, and a still screen costs nothing. So does text
-//   that changes in every frame it is drawn in (a live frame counter, the wall clock read in the
-//   draw function): sample such values on a timer instead;
-// - at ImGui's own instants, from its state after each frame, through one system timer
-//   (kImGuiTimingTimer): the next repeat of a held mouse button or key (io.KeyRepeatDelay,
-//   then io.KeyRepeatRate), for the active item (a held "+") and for the app's own
-//   IsKeyPressed/IsMouseClicked with repeat; the hold-to-open delay of a drag-and-drop payload
-//   over a tree node; ImGui 1.92's hover delays. A held "+" costs one frame per repeat, plus
-//   its settle frame where repeats are more than two frame intervals apart. Two repeat instants
-//   in a row that changed nothing (a held slider, a value at its limit) end the wait until the
-//   next input or change, except while a text field is active (ImGui restarts its caret's
-//   blink at every repeat of a key it takes). The window draws at the first instant of the
-//   frame grid (WindowRuntime::frame_after) at least 0.5 ms past ImGui's instant (counted from
-//   the frame's start, so that ImGui's sum of float frame times has crossed it): where a loop
-//   drawing every frame sees it. A settle frame at or after that instant sees it with no frame
-//   of its own; one before it is left to it, unless it follows input;
-// - for the caret's blink: a frame that only toggles the caret (it changes nothing else, so it
-//   starts no settle check).
-// io.DeltaTime is the time between drawn frames on the window's time source, so a ManualClock
-// drives ImGui's timing too. WindowOptions::settle_frames = false turns the settle check off
-// (two frames at start-up and after input instead) for an app that decides itself.
+// When a window draws: as its FramePacer decides (frame_pacer.hpp, "When a frame is drawn"):
+// at once for input, redraw requests and start-up, at the frame interval while ImGui's draw data
+// still change (the settle check), at ImGui's own instants (held-key repeats, drag-and-drop
+// delays), and for the caret's blink; never while a still screen stays still. io.DeltaTime is
+// the time between drawn frames on the window's time source, so a ManualClock drives ImGui's
+// timing too. WindowOptions::settle_frames = false turns the settle check off.
 //
 // Each drawn frame starts from a clear to ImGui's window background colour: an ImGui window that
 // covers the whole viewport should pass ImGuiWindowFlags_NoBackground (it looks the same, and
@@ -48,15 +22,9 @@
 // shows what the timers and workers just changed), then the draw function's own changes are
 // applied.
 //
-// The window runs four system timers (ids in ids.hpp) on its runtime:
-// - cursor blink: while a text field is active, the caret shows for `caret_blink` and hides for
-//   as long (530 ms each by default), and shows again at once whenever ImGui would restart its
-//   own blink: on every edit (a typed character, each repeat of a held key), a click in the
-//   field or a caret move, so it stays shown while the user types or holds Backspace;
-// - scroll momentum: a wheel or trackpad flick keeps scrolling the hovered window and decays;
-// - drag autoscroll: dragging near the top or bottom edge of a scrollable window scrolls it;
-// - tooltip delay: tooltip() shows a tooltip once its item has been hovered for `tooltip_delay`,
-//   waking the loop once for it instead of rendering every frame meanwhile.
+// The window runs the pacer's system timers (ids in ids.hpp) on its runtime: the caret's blink
+// (shown and hidden for `caret_blink` each while a text field is active, shown at once on every
+// edit), scroll momentum, drag autoscroll, and the tooltip delay of tooltip().
 //
 //     #include <cadence/event_loop.hpp>
 //     #include <imgui.h>
@@ -89,18 +57,17 @@
 
 #include "cadence/callback_context.hpp"
 #include "cadence/export.hpp"
+#include "cadence/frame_pacer.hpp"
 #include "cadence/result.hpp"
 #include "cadence/time_source.hpp"
 #include "cadence/window_runtime.hpp"
 
 struct GLFWwindow;
 struct ImGuiContext;
-struct ImDrawList;
 
 namespace cadence {
 
 class Window;
-struct AwakeCause;
 
 /// Largest window side accepted by Window::create, in screen coordinates (X11's limit is 32767).
 inline constexpr int kMaxWindowSide = 16384;
@@ -127,10 +94,10 @@ struct WindowOptions {
   /// False creates the window unshown (tests, screenshots); unlike a window hidden with
   /// set_visible(false) or minimized, it still draws.
   bool visible = true;
-  /// The settle check ("When a window draws" above): after a frame that showed something new,
-  /// draw another at the frame interval, until two in a row are the same. False for an app that
-  /// decides itself when ImGui needs frames (request_redraw()); the window then draws two frames
-  /// at start-up and after input, and one per redraw request.
+  /// The settle check (frame_pacer.hpp, "When a frame is drawn"): after a frame that showed
+  /// something new, draw another at the frame interval, until two in a row are the same. False
+  /// for an app that decides itself when ImGui needs frames (request_redraw()); the window then
+  /// draws two frames at start-up and after input, and one per redraw request.
   bool settle_frames = true;
   /// Called on the UI thread with every failure the window's frames report (a timer or worker
   /// that threw, a change that could not be applied). Each failure also redraws the window (the
@@ -172,66 +139,6 @@ class CADENCE_WINDOW_API WindowHandle {
   WindowHandle(std::shared_ptr<Window*> life, std::string title) : life_(std::move(life)), title_(std::move(title)) {}
   std::shared_ptr<Window*> life_;  // the window while it lives; nullptr after
   std::string title_;
-};
-
-/// Why a window's frames ran. A frame counts once under every reason that applies to it.
-struct WakeReasons {
-  std::uint64_t timer = 0;   ///< a timer ran (app or system: the caret's blink, ImGui's instants)
-  std::uint64_t worker = 0;  ///< worker messages were delivered (write-backs, progress, outcomes)
-  std::uint64_t input = 0;   ///< input arrived (or waited in ImGui's queue)
-  std::uint64_t redraw = 0;  ///< a redraw was owed: request_redraw(), a redraw request (also one asked
-                             ///< for at an instant: request_redraw_at/after), a failure, start-up
-  std::uint64_t settle = 0;  ///< the settle check's frame (window.hpp, "When a window draws")
-  std::uint64_t none = 0;    ///< none of these: a wake-up for another window, or one that found nothing
-};
-
-/// What keeps a window drawing when nothing asks it to: content that changes in every frame it
-/// draws (a frame counter, io.Framerate), found by comparing the window's last frames.
-struct AwakeCause {
-  std::string imgui_window;  ///< the ImGui window whose content changed (its name as ImGui keeps it)
-  std::string text;          ///< the line of text that changed, as last drawn; empty if what changes is not text
-  float x = 0, y = 0;        ///< where that line starts, in screen coordinates
-  std::uint64_t frames = 0;  ///< frames drawn in a row for the settle check alone when it was named
-  Duration over{};           ///< the time those frames took
-};
-
-/// What a window has done so far; the demo's stats panel shows these.
-struct WindowStats {
-  std::uint64_t frames_run = 0;     ///< frame() calls (wake-ups that reached this window)
-  std::uint64_t frames_drawn = 0;   ///< ImGui frames built and rendered
-  std::uint64_t failures = 0;       ///< failures passed to on_failure
-  WakeReasons wakes;                ///< why the frames ran
-  /// How late the caret's blink timer ran, in milliseconds (time source at the run minus the
-  /// due time), for its last runs; at most kLatenessSamples, oldest first.
-  static constexpr std::size_t kLatenessSamples = 240;
-  std::vector<float> caret_lateness_ms;
-  /// What kept the window drawing with nothing asking it to (WindowOptions::on_kept_awake),
-  /// once found; nullopt while nothing has.
-  std::optional<AwakeCause> kept_awake;
-};
-
-/// Marks what the draw function draws from here to the end of the scope as volatile: values that
-/// change with every drawn frame rather than with time or input (a frame counter, io.Framerate,
-/// how long the last frame took). Their changes do not keep the window drawing (the settle check
-/// leaves them out); they are drawn, up to date, in every frame something else draws. For
-/// content that changes with time (a plot of ImGui::GetTime(), a progress bar) do not use it:
-/// that must keep drawing. The frame-rate line of Dear ImGui's examples, in one line:
-///
-///     { const cadence::Volatile fps; ImGui::Text("%.1f FPS", ImGui::GetIO().Framerate); }
-///
-/// Begin and end a scope in the same ImGui window (and table cell); scopes may nest. Outside an
-/// ImGui frame it does nothing. It works in any ImGui app (two draw callbacks that draw nothing
-/// mark the content), and does nothing where no cadence window hashes the frames. Thread: the
-/// ImGui context's. Cost: two empty draw commands.
-class CADENCE_WINDOW_API Volatile {
- public:
-  Volatile();
-  ~Volatile();
-  Volatile(const Volatile&) = delete;
-  Volatile& operator=(const Volatile&) = delete;
-
- private:
-  ImDrawList* list_ = nullptr;  // the ImGui window's draw list the scope began in
 };
 
 class CADENCE_WINDOW_API Window {
@@ -280,8 +187,8 @@ class CADENCE_WINDOW_API Window {
   WindowHandle handle() const;
 
   /// One frame for this window: due timers, threads' messages, the change-set, and an ImGui
-  /// frame only if one is owed ("When a window draws" above). Cost when nothing is due and
-  /// nothing is drawn: the runtime's idle frame (tens of ns, see docs/benchmarks.md) plus two
+  /// frame only if one is owed (frame_pacer.hpp, "When a frame is drawn"). Cost when nothing is
+  /// due and nothing is drawn: the runtime's idle frame (tens of ns, see docs/benchmarks.md) plus two
   /// context checks; a drawn frame costs what ImGui and OpenGL cost, plus one pass over the
   /// draw data for the settle check's hash and one over ImGui's windows and held keys.
   /// Re-entry: a call from inside this window's own frame (its draw function, timer callbacks,

@@ -1,7 +1,7 @@
 #include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
-#include "cadence/window.hpp"
+#include "cadence/volatile.hpp"
 #include "draw_hash.hpp"
 
 namespace cadence {

@@ -1,7 +1,7 @@
 #include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
-#include "cadence/window.hpp"
+#include "cadence/frame_pacer.hpp"
 #include "system_timers.hpp"
 
 namespace cadence::detail {

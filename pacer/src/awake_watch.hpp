@@ -2,7 +2,7 @@
 // in the frame before, and nothing else asked for a frame) for kNameAfter in a row has content
 // that changes in every frame it draws. AwakeWatch finds the ImGui window whose draw list keeps
 // changing, reads its text in two frames in a row, and names the line that changed. Private to
-// cadence::window.
+// cadence::pacer.
 #pragma once
 
 #include <chrono>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cadence/window.hpp"
+#include "cadence/frame_pacer.hpp"
 #include "draw_hash.hpp"
 #include "draw_text.hpp"
 

@@ -4,7 +4,7 @@
 // (style.HoverDelayShort, HoverDelayNormal, HoverStationaryDelay). Each of these counts frame
 // time that ImGui adds up itself; a loop that only draws on input would never reach the
 // threshold. The window turns the answer into a one-shot system timer, so that it draws exactly
-// then. Private to cadence::window; reads imgui_internal.h (version-checked).
+// then. Private to cadence::pacer; reads imgui_internal.h (version-checked).
 #pragma once
 
 #include <optional>

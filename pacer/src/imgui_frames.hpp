@@ -1,7 +1,7 @@
 // Whether Dear ImGui needs the next frame drawn whatever the last one showed: a window is
 // hidden for its first frame (it measures itself) or still fitting its size, Ctrl+Tab window
 // switching is up, or (1.87+) input events wait in ImGui's queue, which trickles some of them
-// over several frames. Private to cadence::window; reads imgui_internal.h (version-checked).
+// over several frames. Private to cadence::pacer; reads imgui_internal.h (version-checked).
 #pragma once
 
 namespace cadence::detail {

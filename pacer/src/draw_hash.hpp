@@ -1,7 +1,7 @@
 // A cheap fingerprint of what ImGui asks to render: the window's settle check compares it
 // between drawn frames to tell whether ImGui has come to rest, and, per ImGui window, to name
-// what keeps changing. Content inside a cadence::Volatile scope (window.hpp) is left out.
-// Private to cadence::window.
+// what keeps changing. Content inside a cadence::Volatile scope (volatile.hpp) is left out.
+// Private to cadence::pacer.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
+#include "imgui_version.hpp"
+
 #include <cmath>
 
-#include "imgui_input.hpp"
 #include "system_timers.hpp"
 
 namespace cadence::detail {
@@ -11,6 +12,17 @@ namespace {
 constexpr double kGain = 6.0;
 // Below this speed (notches per second) the glide stops.
 constexpr double kRest = 0.05;
+
+// Adds wheel motion, in notches (positive up and right), the way this ImGui takes it.
+void feed_wheel(ImGuiIO& io, float dx, float dy) {
+  if (dx == 0 && dy == 0) return;
+#if IMGUI_VERSION_NUM >= 18700
+  io.AddMouseWheelEvent(dx, dy);
+#else
+  io.MouseWheelH += dx;
+  io.MouseWheel += dy;
+#endif
+}
 
 }  // namespace
 
