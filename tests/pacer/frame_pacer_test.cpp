@@ -1,0 +1,243 @@
+// FramePacer with a real ImGui context and no window, no renderer, no display: a loop that
+// sleeps as the pacer says on a manual clock and builds the frames it asks for.
+#include "cadence/frame_pacer.hpp"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cadence/manual_clock.hpp"
+
+namespace cadence {
+namespace {
+
+using namespace std::chrono_literals;
+
+// An ImGui context that needs no backend: a display size and a built font atlas.
+class Headless {
+ public:
+  Headless() : context_(ImGui::CreateContext()) {
+    ImGui::SetCurrentContext(context_);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(480, 320);
+    io.ConfigInputTextCursorBlink = true;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+  ~Headless() { ImGui::DestroyContext(context_); }
+  Headless(const Headless&) = delete;
+  Headless& operator=(const Headless&) = delete;
+  ImGuiContext* context() const { return context_; }
+
+ private:
+  ImGuiContext* context_;
+};
+
+class FramePacerTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<FramePacer> make(PacerOptions o = {}) {
+    o.time_source = clock.source();
+    o.runtime.frame_interval = 16ms;
+    auto p = FramePacer::create(imgui.context(), std::move(o));
+    EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
+    return p.ok() ? std::move(*p) : nullptr;
+  }
+
+  // Runs the loop until `until` from now: sleeps as the pacer says (jumping the clock), builds
+  // each frame it asks for with `widgets`. Returns the instants of the drawn frames.
+  std::vector<Instant> run(FramePacer& pacer, Duration until, const std::function<void()>& widgets) {
+    std::vector<Instant> drawn;
+    const Instant end = clock.now() + until;
+    for (;;) {
+      const std::optional<Duration> wake = pacer.next_wake();
+      if (!wake || clock.now() + *wake > end) break;
+      (void)clock.advance(*wake);
+      if (pacer.begin() == FrameKind::none) continue;
+      drawn.push_back(clock.now());
+      pacer.new_frame();
+      widgets();
+      pacer.render();
+    }
+    (void)clock.set(end);
+    return drawn;
+  }
+
+  ManualClock clock;
+  Headless imgui;
+};
+
+void window(const char* name, const std::function<void()>& body) {
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(480, 320));
+  ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoDecoration);
+  body();
+  ImGui::End();
+}
+
+TEST_F(FramePacerTest, AStillScreenComesToRestAndThenSleepsUntilAnEvent) {
+  auto pacer = make();
+  const auto drawn = run(*pacer, 10s, [] { window("Still", [] { ImGui::Text("Hello"); }); });
+  EXPECT_GE(drawn.size(), 2u);
+  EXPECT_LE(drawn.size(), 6u) << "start-up and the settle check only";
+  EXPECT_LT(drawn.back() - drawn.front(), 200ms);
+  EXPECT_EQ(pacer->next_wake(), std::nullopt);
+  EXPECT_EQ(pacer->stats().frames_drawn, drawn.size());
+}
+
+TEST_F(FramePacerTest, AFocusedTextFieldWakesForTheCaretAlone) {
+  auto pacer = make();
+  char text[32] = "abc";
+  bool focus = true;
+  auto widgets = [&] {
+    window("Field", [&] {
+      if (std::exchange(focus, false)) ImGui::SetKeyboardFocusHere();
+      ImGui::InputText("##f", text, sizeof text);
+    });
+  };
+  (void)run(*pacer, 1s, widgets);
+  const std::uint64_t before = pacer->stats().frames_drawn;
+  const auto drawn = run(*pacer, 5300ms, widgets);
+  EXPECT_EQ(drawn.size(), 10u) << "one frame per caret toggle, every 530 ms";
+  EXPECT_EQ(pacer->stats().frames_drawn - before, drawn.size());
+  for (std::size_t i = 1; i < drawn.size(); ++i) EXPECT_EQ(drawn[i] - drawn[i - 1], 530ms) << i;
+}
+
+TEST_F(FramePacerTest, IoDeltaTimeIsTheTimeBetweenDrawnFramesOnTheClock) {
+  auto pacer = make();
+  std::vector<float> deltas;
+  const auto drawn = run(*pacer, 1s, [&] {
+    deltas.push_back(ImGui::GetIO().DeltaTime);
+    window("Still", [] { ImGui::Text("Hello"); });
+  });
+  ASSERT_GE(drawn.size(), 2u);
+  for (std::size_t i = 1; i < drawn.size(); ++i) {
+    EXPECT_FLOAT_EQ(deltas[i], std::chrono::duration<float>(drawn[i] - drawn[i - 1]).count()) << i;
+  }
+}
+
+TEST_F(FramePacerTest, ATimeDrivenAnimationKeepsDrawingAtTheFrameInterval) {
+  auto pacer = make();
+  const auto drawn = run(*pacer, 1s, [] {
+    window("Anim", [] { ImGui::ProgressBar(static_cast<float>(std::fmod(ImGui::GetTime(), 1.0))); });
+  });
+  EXPECT_GE(drawn.size(), 60u);
+  for (std::size_t i = 1; i < drawn.size(); ++i) EXPECT_LE(drawn[i] - drawn[i - 1], 16ms) << i;
+}
+
+TEST_F(FramePacerTest, ContentThatChangesInEveryFrameIsNamedOnceWithItsWindowAndText) {
+  std::vector<AwakeCause> named;
+  PacerOptions o;
+  o.on_kept_awake = [&](const AwakeCause& c) { named.push_back(c); };
+  auto pacer = make(o);
+  int frames = 0;
+  const auto drawn = run(*pacer, 5s, [&] { window("Counter", [&] { ImGui::Text("frames: %d", ++frames); }); });
+  EXPECT_GT(drawn.size(), 250u) << "it never comes to rest";
+  ASSERT_EQ(named.size(), 1u);
+  EXPECT_EQ(named[0].imgui_window, "Counter");
+  EXPECT_NE(named[0].text.find("frames: "), std::string::npos) << named[0].text;
+  ASSERT_TRUE(pacer->stats().kept_awake);
+  EXPECT_EQ(pacer->stats().kept_awake->imgui_window, "Counter");
+}
+
+TEST_F(FramePacerTest, VolatileContentLetsTheScreenRest) {
+  std::vector<AwakeCause> named;
+  PacerOptions o;
+  o.on_kept_awake = [&](const AwakeCause& c) { named.push_back(c); };
+  auto pacer = make(o);
+  int frames = 0;
+  const auto drawn = run(*pacer, 5s, [&] {
+    window("Counter", [&] {
+      ImGui::Text("still");
+      const Volatile counter;
+      ImGui::Text("frames: %d", ++frames);
+    });
+  });
+  EXPECT_LE(drawn.size(), 6u);
+  EXPECT_EQ(pacer->next_wake(), std::nullopt);
+  EXPECT_TRUE(named.empty());
+}
+
+TEST_F(FramePacerTest, ARedrawAskedForAtAnInstantComesExactlyThen) {
+  auto pacer = make();
+  auto widgets = [] { window("Still", [] { ImGui::Text("Hello"); }); };
+  (void)run(*pacer, 1s, widgets);
+  const Instant at = clock.now() + 250ms + 3us;
+  ASSERT_TRUE(pacer->runtime().request_redraw_at(at).ok());
+  const auto drawn = run(*pacer, 1s, widgets);
+  ASSERT_FALSE(drawn.empty());
+  EXPECT_EQ(drawn.front(), at);
+}
+
+TEST_F(FramePacerTest, InputDrawsAtOnceAndAHiddenWindowDrawsNothingUntilShown) {
+  auto pacer = make();
+  auto widgets = [] { window("Still", [] { ImGui::Text("Hello"); }); };
+  (void)run(*pacer, 1s, widgets);
+  pacer->on_input();
+  EXPECT_EQ(pacer->next_wake(), Duration::zero());
+  EXPECT_EQ(pacer->begin(), FrameKind::full);
+  pacer->new_frame();
+  widgets();
+  pacer->render();
+  (void)run(*pacer, 1s, widgets);
+  pacer->set_hidden(true);
+  EXPECT_TRUE(pacer->is_hidden());
+  pacer->request_redraw();
+  pacer->on_input();
+  EXPECT_TRUE(run(*pacer, 2s, widgets).empty());
+  pacer->set_hidden(false);
+  EXPECT_EQ(pacer->next_wake(), Duration::zero()) << "shown again, it draws at once";
+  EXPECT_FALSE(run(*pacer, 1s, widgets).empty());
+}
+
+TEST_F(FramePacerTest, ABeginFromInsideAFrameDrawsNothing) {
+  auto pacer = make();
+  ASSERT_EQ(pacer->begin(), FrameKind::full);
+  pacer->new_frame();
+  EXPECT_EQ(pacer->begin(), FrameKind::none);
+  window("Still", [] { ImGui::Text("Hello"); });
+  pacer->render();
+  EXPECT_EQ(pacer->stats().frames_drawn, 1u);
+}
+
+TEST_F(FramePacerTest, ChangesMadeThroughTheFramesContextApplyInRender) {
+  auto pacer = make();
+  bool ran = false;
+  ASSERT_EQ(pacer->begin(), FrameKind::full);
+  pacer->new_frame();
+  EXPECT_EQ(pacer->context().frame_start(), clock.now());
+  (void)pacer->context().add_timer(TimerId::unique(), Timer::once(100ms, [&](TimerCallbackInfo&) {
+                                     ran = true;
+                                     return TimerCallbackReturn::redraw();
+                                   }));
+  window("Still", [] { ImGui::Text("Hello"); });
+  pacer->render();
+  (void)run(*pacer, 1s, [] { window("Still", [] { ImGui::Text("Hello"); }); });
+  EXPECT_TRUE(ran);
+}
+
+TEST_F(FramePacerTest, BadInputIsAClearErrorThatNamesTheValueAndTheRule) {
+  auto none = FramePacer::create(nullptr, {});
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, Errc::invalid_argument);
+  EXPECT_NE(none.error().message.find("ImGui::CreateContext"), std::string::npos) << none.error().message;
+  PacerOptions o;
+  o.caret_blink = 0ms;
+  auto caret = FramePacer::create(imgui.context(), o);
+  ASSERT_FALSE(caret.ok());
+  EXPECT_NE(caret.error().message.find("caret_blink 0 ms must be positive"), std::string::npos) << caret.error().message;
+  o = {};
+  o.tooltip_delay = -1ms;
+  EXPECT_NE(FramePacer::check(o).error().message.find("tooltip_delay -1 ms must not be negative"), std::string::npos);
+  o = {};
+  o.momentum_decay = Duration::min();
+  EXPECT_FALSE(FramePacer::check(o).ok());
+}
+
+}  // namespace
+}  // namespace cadence
