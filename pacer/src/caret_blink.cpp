@@ -1,8 +1,7 @@
 #include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
-#include "cadence/frame_pacer.hpp"
-#include "system_timers.hpp"
+#include "caret_blink.hpp"
 
 namespace cadence::detail {
 namespace {
@@ -16,7 +15,8 @@ ImGuiInputTextState* active_text_field() {
 
 }  // namespace
 
-void CaretBlink::before_widgets(float delta_time) {
+void CaretBlink::before_widgets(const FrameHooks& frame) {
+  const float delta_time = frame.io.DeltaTime;
   ImGuiInputTextState* state = active_text_field();
   pinned_id_ = state != nullptr ? state->ID : 0;
   if (state == nullptr) return;
@@ -27,7 +27,8 @@ void CaretBlink::before_widgets(float delta_time) {
   state->CursorAnim = pinned_;
 }
 
-void CaretBlink::after_widgets(WindowRuntime& runtime) {
+void CaretBlink::after_widgets(const FrameHooks& frame) {
+  WindowRuntime& runtime = frame.runtime;
   const ImGuiInputTextState* state = active_text_field();
   if (state != nullptr) {
     // The field drew its caret (pinned + delta time, the same float sum ImGui makes), or was not

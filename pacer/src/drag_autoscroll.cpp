@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "system_timers.hpp"
+#include "drag_autoscroll.hpp"
 
 namespace cadence::detail {
 namespace {
@@ -14,7 +14,9 @@ constexpr float kMaxSpeed = 900.0f; // pixels per second at the very edge
 
 }  // namespace
 
-void DragAutoscroll::update(WindowRuntime& runtime, Instant frame_start) {
+void DragAutoscroll::before_widgets(const FrameHooks& frame) {
+  WindowRuntime& runtime = frame.runtime;
+  const Instant frame_start = frame.frame_start;
   ImGuiContext& g = *ImGui::GetCurrentContext();
   // The window the drag started in keeps scrolling while the pointer is past its edge, even
   // outside it: that is how one drags a selection beyond what is visible.

@@ -14,7 +14,7 @@
 #include "imgui_timing.hpp"
 #include "pacing_rules.hpp"
 #include "scoped_flag.hpp"
-#include "system_timers.hpp"
+#include "system_timer_list.hpp"
 
 namespace cadence {
 namespace {
@@ -44,9 +44,8 @@ struct FramePacer::Impl {
   Impl(ImGuiContext* context, PacerOptions o)
       : options(std::move(o)),
         imgui(context),
-        caret(options.caret_blink, stats.caret_lateness_ms),
-        momentum(options.momentum_decay),
-        tooltips(options.tooltip_delay) {
+        timers(options, stats),
+        caret(timers.get<detail::CaretBlink>()) {
     frame_start = runtime->now();
   }
 
@@ -67,10 +66,8 @@ struct FramePacer::Impl {
   std::optional<Instant> last_drawn;
   Instant frame_start;
 
-  detail::CaretBlink caret;
-  detail::ScrollMomentum momentum;
-  detail::DragAutoscroll autoscroll;
-  detail::TooltipDelay tooltips;
+  detail::SystemTimers timers;
+  detail::CaretBlink& caret;  // the pacer asks it about toggles
 
   // Declared after what its timers' callbacks point at, so that it goes first: its threads are
   // stopped and its timers gone before anything else goes.
@@ -126,11 +123,11 @@ void FramePacer::request_redraw() noexcept { impl_->pace.frames_owed = std::max(
 bool FramePacer::take_redraw_all() noexcept { return std::exchange(impl_->redraw_all_asked, false); }
 
 void FramePacer::on_scroll(double dx, double dy) {
-  impl_->momentum.on_scroll(*impl_->runtime, dx, dy);
+  impl_->timers.get<detail::ScrollMomentum>().on_scroll(*impl_->runtime, dx, dy);
   on_input();
 }
 
-bool FramePacer::tooltip(const char* text) { return impl_->tooltips.tooltip(*impl_->runtime, impl_->frame_start, text); }
+bool FramePacer::tooltip(const char* text) { return impl_->timers.get<detail::TooltipDelay>().tooltip(*impl_->runtime, impl_->frame_start, text); }
 
 void FramePacer::report_failure(const Failure& f) {
   impl_->pass_failure(f);
@@ -254,17 +251,16 @@ void FramePacer::new_frame() {
   const double dt =
       p.last_drawn ? std::chrono::duration<double>(p.frame_start - *p.last_drawn).count() : 1.0 / 60.0;
   io.DeltaTime = static_cast<float>(std::max(dt, 1e-5));
-  p.momentum.feed(io);
+  const detail::FrameHooks hooks{*p.runtime, p.frame_start, io};
+  p.timers.before_new_frame(hooks);
   ImGui::NewFrame();
-  p.caret.before_widgets(io.DeltaTime);
-  p.autoscroll.update(*p.runtime, p.frame_start);
+  p.timers.before_widgets(hooks);
   p.ui_context.emplace(*p.runtime, p.ui_changes, p.frame_start);
 }
 
 void FramePacer::render() {
   Impl& p = *impl_;
-  p.tooltips.after_widgets(*p.runtime);
-  p.caret.after_widgets(*p.runtime);
+  p.timers.after_widgets(detail::FrameHooks{*p.runtime, p.frame_start, ImGui::GetIO()});
   const ApplyReport applied = p.runtime->apply(std::exchange(p.ui_changes, ChangeSet{}));
   ImGui::Render();
   const std::uint64_t hash = detail::draw_data_hash(ImGui::GetDrawData(), p.list_hashes);

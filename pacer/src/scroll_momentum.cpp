@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "system_timers.hpp"
+#include "scroll_momentum.hpp"
 
 namespace cadence::detail {
 namespace {
@@ -58,8 +58,8 @@ void ScrollMomentum::on_scroll(WindowRuntime& runtime, double dx, double dy) {
   if (!added) moving_ = false;
 }
 
-void ScrollMomentum::feed(ImGuiIO& io) {
-  feed_wheel(io, static_cast<float>(pending_x_), static_cast<float>(pending_y_));
+void ScrollMomentum::before_new_frame(const FrameHooks& frame) {
+  feed_wheel(frame.io, static_cast<float>(pending_x_), static_cast<float>(pending_y_));
   pending_x_ = pending_y_ = 0;
 }
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <functional>
 
-#include "system_timers.hpp"
+#include "tooltip_delay.hpp"
 
 namespace cadence::detail {
 namespace {
@@ -45,7 +45,8 @@ bool TooltipDelay::tooltip(WindowRuntime& runtime, Instant frame_start, const ch
   return true;
 }
 
-void TooltipDelay::after_widgets(WindowRuntime& runtime) {
+void TooltipDelay::after_widgets(const FrameHooks& frame) {
+  WindowRuntime& runtime = frame.runtime;
   if (!seen_this_frame_ && hovered_ != 0) {
     hovered_ = 0;
     (void)runtime.remove_timer(kTooltipDelayTimer);
