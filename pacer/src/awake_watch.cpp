@@ -38,7 +38,8 @@ void AwakeWatch::reset() {
 }
 
 std::optional<AwakeCause> AwakeWatch::after_frame(bool settle_only, bool changed, Instant at, const ImDrawData& data,
-                                                  const ImFontAtlas& atlas, const std::vector<ListHash>& lists) {
+                                                  const ImFontAtlas& atlas, const VolatileMarks& marks,
+                                                  const std::vector<ListHash>& lists) {
   std::optional<AwakeCause> found;
   if (named_) return found;
   if (!settle_only || !changed) {
@@ -57,7 +58,7 @@ std::optional<AwakeCause> AwakeWatch::after_frame(bool settle_only, bool changed
           }
           if (same) continue;
           suspect_ = l.owner;
-          if (const ImDrawList* list = find_list(data, suspect_)) before_ = draw_list_text(*list, atlas);
+          if (const ImDrawList* list = find_list(data, suspect_)) before_ = draw_list_text(*list, atlas, marks.find(list));
           break;
         }
       } else {
@@ -66,7 +67,7 @@ std::optional<AwakeCause> AwakeWatch::after_frame(bool settle_only, bool changed
         cause.frames = frames_;
         cause.over = at - *since_;
         if (const ImDrawList* list = find_list(data, suspect_)) {
-          const std::vector<TextLine> now = draw_list_text(*list, atlas);
+          const std::vector<TextLine> now = draw_list_text(*list, atlas, marks.find(list));
           if (const TextLine* line = changed_line(before_, now)) {
             cause.text = line->text;
             cause.x = line->x;

@@ -26,11 +26,13 @@ class AwakeWatch {
 
   /// After each frame drawn with the settle check on: `settle_only` when only the settle check
   /// asked for it, `changed` when its draw data differed from the frame before, `lists` its per
-  /// draw list hashes. Returns the cause once, the first time it is found. Cost: a copy of
+  /// draw list hashes, `marks` what its Volatile scopes marked. Returns the cause once, the
+  /// first time it is found. Cost: a copy of
   /// `lists` (no allocation once grown); in the two frames that name the cause, the text of one
   /// draw list (draw_text.hpp).
   std::optional<AwakeCause> after_frame(bool settle_only, bool changed, Instant at, const ImDrawData& data,
-                                        const ImFontAtlas& atlas, const std::vector<ListHash>& lists);
+                                        const ImFontAtlas& atlas, const VolatileMarks& marks,
+                                        const std::vector<ListHash>& lists);
 
  private:
   void reset();

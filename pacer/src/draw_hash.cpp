@@ -34,47 +34,78 @@ struct Hasher {
   }
 };
 
-// The command's indices relative to its first, and the vertices from its lowest to its highest
-// (ImGui appends each primitive's vertices in one block): what it draws, wherever earlier
-// content left it in the buffers.
-void hash_elements(Hasher& h, const ImDrawList& list, const ImDrawCmd& cmd) {
-  if (cmd.ElemCount == 0) return;
-  const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
-  const ImDrawIdx first = idx[0];
-  ImDrawIdx low = first, last = first;
-  constexpr unsigned kChunk = 256;
-  ImDrawIdx relative[kChunk];
-  for (unsigned done = 0; done < cmd.ElemCount; done += kChunk) {
-    const unsigned n = std::min(kChunk, cmd.ElemCount - done);
-    for (unsigned i = 0; i < n; ++i) {
-      const ImDrawIdx v = idx[done + i];
-      low = std::min(low, v);
-      last = std::max(last, v);
-      relative[i] = static_cast<ImDrawIdx>(v - first);  // wraps below the first: still the same content
+bool same_state(const ImDrawCmd& a, const ImDrawCmd& b) {
+#if IMGUI_VERSION_NUM >= 19200
+  return std::memcmp(&a.ClipRect, &b.ClipRect, sizeof a.ClipRect) == 0 && a.TexRef == b.TexRef;
+#else
+  return std::memcmp(&a.ClipRect, &b.ClipRect, sizeof a.ClipRect) == 0 && a.GetTexID() == b.GetTexID();
+#endif
+}
+
+void hash_state(Hasher& h, const ImDrawCmd& cmd) {
+  h.value(cmd.ClipRect);
+#if IMGUI_VERSION_NUM >= 19200
+  // Which texture, not its backend id: that exists only once the texture is uploaded.
+  h.value(cmd.TexRef._TexData);
+  h.value(cmd.TexRef._TexID);
+#else
+  h.value(cmd.GetTexID());
+#endif
+}
+
+// What `list` renders: its unmarked vertices, and for each index whose vertex is unmarked that
+// vertex's number among the unmarked ones, with the render state (clip rectangle, texture)
+// hashed where it changes and callbacks in place.
+void hash_list(Hasher& h, const ImDrawList& list, const VolatileMarks::List* marks) {
+  const auto vertices = static_cast<unsigned>(list.VtxBuffer.Size);
+  unsigned from = 0;
+  if (marks != nullptr) {
+    for (const auto& [first, last] : marks->ranges) {
+      if (first >= vertices) break;
+      if (first > from) h.bytes(list.VtxBuffer.Data + from, (first - from) * sizeof(ImDrawVert));
+      from = std::max(from, last);
     }
-    h.bytes(relative, n * sizeof(ImDrawIdx));
   }
-  h.bytes(list.VtxBuffer.Data + cmd.VtxOffset + low, static_cast<std::size_t>(last - low + 1) * sizeof(ImDrawVert));
+  if (from < vertices) h.bytes(list.VtxBuffer.Data + from, (vertices - from) * sizeof(ImDrawVert));
+
+  const ImDrawCmd* state = nullptr;  // the render state last hashed
+  constexpr unsigned kChunk = 256;
+  std::uint32_t numbers[kChunk];
+  unsigned n = 0;
+  const auto flush = [&] {
+    if (n > 0) h.bytes(numbers, n * sizeof numbers[0]);
+    n = 0;
+  };
+  for (const ImDrawCmd& cmd : list.CmdBuffer) {
+    if (cmd.UserCallback != nullptr) {
+      flush();
+      h.value(cmd.UserCallback);
+      h.value(cmd.UserCallbackData);
+      state = nullptr;
+      continue;
+    }
+    const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
+    for (unsigned i = 0; i < cmd.ElemCount; ++i) {
+      std::uint32_t vertex = cmd.VtxOffset + idx[i];
+      if (marks != nullptr) {
+        if (marks->marked(vertex)) continue;
+        vertex -= marks->marked_before(vertex);
+      }
+      if (state == nullptr || !same_state(*state, cmd)) {
+        flush();
+        hash_state(h, cmd);
+        state = &cmd;
+      }
+      numbers[n++] = vertex;
+      if (n == kChunk) flush();
+    }
+  }
+  flush();
 }
 
 }  // namespace
 
-void volatile_begin(const ImDrawList*, const ImDrawCmd*) {}
-void volatile_end(const ImDrawList*, const ImDrawCmd*) {}
-
-bool skip_volatile(const ImDrawCmd& cmd, int& depth) {
-  if (cmd.UserCallback == &volatile_begin) {
-    ++depth;
-    return true;
-  }
-  if (cmd.UserCallback == &volatile_end) {
-    depth = std::max(depth - 1, 0);
-    return true;
-  }
-  return depth > 0;
-}
-
-std::uint64_t draw_data_hash(const ImDrawData* data, std::vector<ListHash>& lists) {
+std::uint64_t draw_data_hash(const ImDrawData* data, const VolatileMarks& marks, std::vector<ListHash>& lists) {
   lists.clear();
   Hasher frame;
   if (data == nullptr || !data->Valid) return frame.h;
@@ -83,23 +114,10 @@ std::uint64_t draw_data_hash(const ImDrawData* data, std::vector<ListHash>& list
   frame.value(data->FramebufferScale);
   for (int l = 0; l < data->CmdListsCount; ++l) {
     const ImDrawList* list = data->CmdLists[l];
+    const VolatileMarks::List* marked = marks.find(list);
+    if (marked != nullptr && marked->whole) continue;
     Hasher h;
-    int depth = 0;
-    for (const ImDrawCmd& cmd : list->CmdBuffer) {
-      if (skip_volatile(cmd, depth)) continue;
-      h.value(cmd.ClipRect);
-#if IMGUI_VERSION_NUM >= 19200
-      // Which texture, not its backend id: that exists only once the texture is uploaded.
-      h.value(cmd.TexRef._TexData);
-      h.value(cmd.TexRef._TexID);
-#else
-      h.value(cmd.GetTexID());
-#endif
-      h.value(cmd.ElemCount);
-      h.value(cmd.UserCallback);
-      h.value(cmd.UserCallbackData);
-      if (cmd.UserCallback == nullptr) hash_elements(h, *list, cmd);
-    }
+    hash_list(h, *list, marked);
     lists.push_back(ListHash{list->_OwnerName, h.h});
     frame.word(h.h);
   }

@@ -44,7 +44,7 @@ struct Glyph {
 
 }  // namespace
 
-std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& atlas) {
+std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& atlas, const VolatileMarks::List* marks) {
   std::vector<Glyph> glyphs;
 #if IMGUI_VERSION_NUM < 19200
   // The glyph each top-left texture coordinate starts, with its box in font units.
@@ -54,9 +54,8 @@ std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& 
       if (g.Visible) by_uv.emplace(uv_key(ImVec2(g.U0, g.V0)), &g);
     }
   }
-  int depth = 0;
   for (const ImDrawCmd& cmd : list.CmdBuffer) {
-    if (skip_volatile(cmd, depth) || cmd.UserCallback != nullptr || cmd.GetTexID() != atlas.TexID) continue;
+    if (cmd.UserCallback != nullptr || cmd.GetTexID() != atlas.TexID) continue;
     const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
     const ImDrawVert* vtx = list.VtxBuffer.Data + cmd.VtxOffset;
     for (unsigned i = 0; i + 6 <= cmd.ElemCount;) {
@@ -69,6 +68,7 @@ std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& 
         continue;
       }
       i += 6;
+      if (marks != nullptr && marks->marked(cmd.VtxOffset + a)) continue;
       const ImDrawVert& top_left = vtx[a];
       const ImDrawVert& bottom_right = vtx[a + 2];
       const auto it = by_uv.find(uv_key(top_left.uv));
@@ -84,6 +84,7 @@ std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& 
 #else
   (void)list;
   (void)atlas;
+  (void)marks;
 #endif
   // Lines by the top of their glyphs' line box (to half a pixel), then left to right.
   std::map<long, std::vector<Glyph>> lines;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "volatile_marks.hpp"
+
 struct ImDrawList;
 struct ImFontAtlas;
 
@@ -14,12 +16,13 @@ namespace cadence::detail {
 
 struct TextLine {
   float x = 0, y = 0;  ///< where the line starts, in screen coordinates (its top left)
-  std::string text;    ///< UTF-8; a gap between glyphs (invisible ones draw nothing) reads as one space
+  std::string text;    ///< UTF-8; a gap between glyphs (invisible ones draw nothing) reads as one space,
+                       ///< however wide: repeated spaces read as one
 };
 
 /// The lines of text `list` draws with `atlas`'s glyphs, top to bottom, each left to right;
-/// content inside Volatile scopes is left out. Glyphs clipped by their rectangle (their texture
+/// what `marks` marks (Volatile scopes; may be null) is left out. Glyphs clipped by their rectangle (their texture
 /// coordinates changed) are missed. Cost: O(indices + glyphs of the atlas); allocates.
-std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& atlas);
+std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& atlas, const VolatileMarks::List* marks);
 
 }  // namespace cadence::detail

@@ -8,13 +8,9 @@
 #include <string>
 #include <utility>
 
-#include "awake_watch.hpp"
-#include "draw_hash.hpp"
+#include "frame_pacer_impl.hpp"
 #include "imgui_frames.hpp"
 #include "imgui_timing.hpp"
-#include "pacing_rules.hpp"
-#include "scoped_flag.hpp"
-#include "system_timer_list.hpp"
 
 namespace cadence {
 namespace {
@@ -40,65 +36,23 @@ Status FramePacer::check(const PacerOptions& o) {
   return {};
 }
 
-struct FramePacer::Impl {
-  Impl(ImGuiContext* context, PacerOptions o)
-      : options(std::move(o)),
-        imgui(context),
-        timers(options, stats),
-        caret(timers.get<detail::CaretBlink>()) {
-    frame_start = runtime->now();
-  }
-
-  PacerOptions options;
-  ImGuiContext* imgui;
-  WindowStats stats;
-  detail::PaceState pace;
-  bool building = false;       // between begin() that drew and render()
-  bool hidden_pending = false;  // set_hidden from inside the runtime's frame: applied right after it
-  bool want_hidden = false;     // what set_hidden asked last
-  bool redraw_all_asked = false;
-  bool failure_owed = false;       // a failure owes the next frame
-  bool drawn_for_failure = false;  // the frame being drawn was owed to a failure
-  detail::Iteration iteration;     // what begin() decided, for render()
-  std::optional<std::uint64_t> last_hash;
-  std::vector<detail::ListHash> list_hashes;  // per draw list, of the last drawn frame
-  detail::AwakeWatch awake;
-  std::optional<Instant> last_drawn;
-  Instant frame_start;
-
-  detail::SystemTimers timers;
-  detail::CaretBlink& caret;  // the pacer asks it about toggles
-
-  // Declared after what its timers' callbacks point at, so that it goes first: its threads are
-  // stopped and its timers gone before anything else goes.
-  std::unique_ptr<WindowRuntime> runtime =
-      std::make_unique<WindowRuntime>(options.time_source.value_or(TimeSource::system()), options.runtime);
-  ChangeSet ui_changes;  // what the app changes through context(), applied in render()
-  std::optional<CallbackContext> ui_context;
-
-  /// Passes a frame's failures on and owes the frames its redraw request and its failures ask
-  /// for. `from_draw`: the report of the app's own changes in a drawn frame.
-  void report(const ApplyReport& r, bool from_draw);
-  void pass_failure(const Failure& f);
-  void report_kept_awake(const AwakeCause& cause);
-  void apply_hidden();
-  void plan_next_frames(bool changed);
-};
 
 FramePacer::FramePacer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Result<std::unique_ptr<FramePacer>> FramePacer::create(ImGuiContext* imgui, PacerOptions options) {
-  if (imgui == nullptr) {
-    return Error{Errc::invalid_argument,
-                 "FramePacer::create needs an ImGui context: call ImGui::CreateContext() first and pass what it returns"};
-  }
   if (Status s = check(options); !s) return s.error();
-  auto impl = std::make_unique<Impl>(imgui, std::move(options));
-  if (!impl->options.settle_frames) impl->pace.frames_owed = 2;  // ImGui's two start-up frames
-  return std::unique_ptr<FramePacer>(new FramePacer(std::move(impl)));
+  std::unique_ptr<FramePacer> pacer(new FramePacer(nullptr));
+  Result<std::optional<detail::ContextClaim>> claim = detail::ContextClaim::make(imgui, pacer.get());
+  if (!claim) return claim.error();
+  pacer->impl_ = std::make_unique<Impl>(imgui, std::move(options), std::move(**claim));
+  if (!pacer->impl_->options.settle_frames) pacer->impl_->pace.frames_owed = 2;  // ImGui's two start-up frames
+  return pacer;
 }
 
+FramePacer* FramePacer::of(const ImGuiContext* imgui) noexcept { return detail::ContextClaim::pacer_of(imgui); }
+
 FramePacer::~FramePacer() {
+  if (!impl_) return;  // create() failed
   // Stops and joins the threads; destroyed in place, so that app code its destruction runs (an
   // abandoned finish callback, a timer capture's destructor) that reaches it through this pacer
   // finds it, refusing changes as it is destroyed, not a null pointer (unique_ptr::reset()
@@ -207,9 +161,20 @@ std::optional<Duration> FramePacer::next_wake() {
   return detail::wake_in(p.pace, p.caret.toggled(), p.runtime->next_wake(), p.runtime->now());
 }
 
+bool FramePacer::Impl::allowed(const char* call, bool needs_current) {
+  const std::optional<Error> refused = claim.refuse(call, needs_current);
+  if (!refused) return true;
+  if (refused->code == Errc::wrong_thread) {
+    std::fprintf(stderr, "cadence: %s: %s\n", to_string(refused->code), refused->message.c_str());
+  } else {
+    pass_failure(Failure{TimerId{}, *refused});
+  }
+  return false;
+}
+
 FrameKind FramePacer::begin() {
   Impl& p = *impl_;
-  if (p.building) return FrameKind::none;
+  if (!p.allowed("begin", false) || p.building) return FrameKind::none;
   ++p.stats.frames_run;
   p.redraw_all_asked = false;  // a request of an earlier iteration not taken
   p.frame_start = p.runtime->now();
@@ -246,6 +211,8 @@ FrameKind FramePacer::begin() {
 
 void FramePacer::new_frame() {
   Impl& p = *impl_;
+  if (!p.allowed("new_frame", true)) return;
+  p.marks.clear();
   ImGuiIO& io = ImGui::GetIO();
   // ImGui's clock follows the runtime's, so that a manual clock drives everything in tests.
   const double dt =
@@ -260,10 +227,11 @@ void FramePacer::new_frame() {
 
 void FramePacer::render() {
   Impl& p = *impl_;
+  if (!p.allowed("render", true)) return;
   p.timers.after_widgets(detail::FrameHooks{*p.runtime, p.frame_start, ImGui::GetIO()});
   const ApplyReport applied = p.runtime->apply(std::exchange(p.ui_changes, ChangeSet{}));
   ImGui::Render();
-  const std::uint64_t hash = detail::draw_data_hash(ImGui::GetDrawData(), p.list_hashes);
+  const std::uint64_t hash = detail::draw_data_hash(ImGui::GetDrawData(), p.marks, p.list_hashes);
   ++p.stats.frames_drawn;
   p.last_drawn = p.frame_start;
   const bool changed = !p.last_hash || hash != *p.last_hash;
@@ -272,7 +240,7 @@ void FramePacer::render() {
   if (settle && p.options.settle_frames) {
     if (const std::optional<AwakeCause> cause =
             p.awake.after_frame(p.iteration.settle_only, changed, p.frame_start, *ImGui::GetDrawData(),
-                                *ImGui::GetIO().Fonts, p.list_hashes)) {
+                                *ImGui::GetIO().Fonts, p.marks, p.list_hashes)) {
       p.stats.kept_awake = *cause;
       p.report_kept_awake(*cause);
     }

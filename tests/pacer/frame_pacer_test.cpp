@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cadence/manual_clock.hpp"
@@ -237,6 +238,74 @@ TEST_F(FramePacerTest, BadInputIsAClearErrorThatNamesTheValueAndTheRule) {
   o = {};
   o.momentum_decay = Duration::min();
   EXPECT_FALSE(FramePacer::check(o).ok());
+}
+
+TEST_F(FramePacerTest, OneContextHasOnePacerAndWidgetsFindIt) {
+  auto pacer = make();
+  EXPECT_EQ(FramePacer::of(imgui.context()), pacer.get());
+  EXPECT_EQ(FramePacer::of(nullptr), nullptr);
+  auto second = FramePacer::create(imgui.context(), {});
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().code, Errc::already_exists);
+  EXPECT_NE(second.error().message.find("one pacer per context"), std::string::npos) << second.error().message;
+  EXPECT_EQ(FramePacer::of(imgui.context()), pacer.get()) << "a refused create changes nothing";
+  pacer.reset();
+  EXPECT_EQ(FramePacer::of(imgui.context()), nullptr);
+  EXPECT_TRUE(FramePacer::create(imgui.context(), {}).ok()) << "the context is free again";
+}
+
+TEST_F(FramePacerTest, APacerWhoseContextWasDestroyedRefusesToTouchIt) {
+  std::vector<Failure> failures;
+  ImGuiContext* other = ImGui::CreateContext();
+  PacerOptions o;
+  o.time_source = clock.source();
+  o.on_failure = [&](const Failure& f) { failures.push_back(f); };
+  auto pacer = FramePacer::create(other, o);
+  ASSERT_TRUE(pacer.ok()) << pacer.error().message;
+  ImGui::DestroyContext(other);  // also leaves no context current
+  ImGui::SetCurrentContext(imgui.context());
+  EXPECT_EQ(FramePacer::of(other), nullptr);
+  EXPECT_EQ((*pacer)->begin(), FrameKind::none);
+  (*pacer)->new_frame();
+  (*pacer)->render();
+  ASSERT_EQ(failures.size(), 3u);
+  EXPECT_EQ(failures[0].error.code, Errc::closed);
+  EXPECT_NE(failures[0].error.message.find("destroy the pacer first"), std::string::npos) << failures[0].error.message;
+  EXPECT_EQ((*pacer)->stats().frames_drawn, 0u);
+  pacer->reset();  // and it goes without touching the context
+}
+
+TEST_F(FramePacerTest, ANewFrameWithAnotherContextCurrentDoesNothing) {
+  std::vector<Failure> failures;
+  PacerOptions o;
+  o.on_failure = [&](const Failure& f) { failures.push_back(f); };
+  auto pacer = make(o);
+  ASSERT_EQ(pacer->begin(), FrameKind::full);
+  ImGuiContext* other = ImGui::CreateContext();
+  ImGui::SetCurrentContext(other);
+  pacer->new_frame();
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].error.code, Errc::invalid_argument);
+  EXPECT_NE(failures[0].error.message.find("ImGui::SetCurrentContext(pacer.imgui_context())"), std::string::npos);
+  EXPECT_EQ(ImGui::GetFrameCount(), 0) << "the other context got no frame";
+  ImGui::DestroyContext(other);
+  ImGui::SetCurrentContext(imgui.context());
+  pacer->new_frame();
+  window("Still", [] { ImGui::Text("Hello"); });
+  pacer->render();
+  EXPECT_EQ(pacer->stats().frames_drawn, 1u);
+}
+
+TEST_F(FramePacerTest, AnotherThreadIsRefusedOnStderrAndChangesNothing) {
+  auto pacer = make();
+  ::testing::internal::CaptureStderr();
+  FrameKind kind = FrameKind::full;
+  std::thread([&] { kind = pacer->begin(); }).join();
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(kind, FrameKind::none);
+  EXPECT_NE(said.find("wrong_thread"), std::string::npos) << said;
+  EXPECT_EQ(pacer->stats().frames_run, 0u);
+  EXPECT_EQ(pacer->begin(), FrameKind::full) << "the start-up frame is still owed";
 }
 
 }  // namespace

@@ -69,7 +69,9 @@
 //   waking the loop once for it instead of drawing every frame meanwhile.
 //
 // Thread: every member function runs on the thread that created the pacer (the UI thread),
-// unless it says otherwise. Workers reach it only through its runtime's threads, whose posts
+// unless it says otherwise; begin(), new_frame() and render() from another thread do nothing
+// and say so on stderr (wrong_thread). Those three, used with the pacer's ImGui context
+// destroyed or (new_frame, render) not current, do nothing and report the error to on_failure. Workers reach it only through its runtime's threads, whose posts
 // call the runtime's waker (WindowRuntime::set_waker: the backend's way to wake its wait).
 #pragma once
 
@@ -106,7 +108,8 @@ struct WakeReasons {
 /// draws (a frame counter, io.Framerate), found by comparing the window's last frames.
 struct AwakeCause {
   std::string imgui_window;  ///< the ImGui window whose content changed (its name as ImGui keeps it)
-  std::string text;          ///< the line of text that changed, as last drawn; empty if what changes is not text
+  std::string text;          ///< the line of text that changed, as last drawn (read back from its glyphs, so
+                             ///< a run of spaces reads as one); empty if what changes is not text
   float x = 0, y = 0;        ///< where that line starts, in screen coordinates
   std::uint64_t frames = 0;  ///< frames drawn in a row for the settle check alone when it was named
   Duration over{};           ///< the time those frames took
@@ -149,10 +152,11 @@ struct PacerOptions {
   /// threw, a change that could not be applied). Each failure also owes a frame (the app's own
   /// changes: once), so a UI that shows errors shows it at once. Default: print it to stderr.
   std::function<void(const Failure&)> on_failure;
-  /// Called on the UI thread, once, when the window has drawn for the settle check alone for
-  /// 3 s in a row (no input, timer, worker or redraw request asked: its content changed in
-  /// every frame, so it never came to rest), with what changed (WindowStats::kept_awake holds
-  /// it too). Default: a message on stderr that names it and says how to mark it (Volatile).
+  /// Called on the UI thread, once in the pacer's life, when the window has drawn for the
+  /// settle check alone for 3 s in a row (no input, timer, worker or redraw request asked: its
+  /// content changed in every frame, so it never came to rest), with what changed
+  /// (WindowStats::kept_awake holds it too). A frame asked for by anything else restarts the
+  /// 3 s. Default: a message on stderr that names it and says how to mark it (Volatile).
   std::function<void(const AwakeCause&)> on_kept_awake;
 };
 
@@ -165,13 +169,22 @@ enum class FrameKind : unsigned char {
 
 class CADENCE_PACER_API FramePacer {
  public:
-  /// A pacer for `imgui`, an ImGui context that exists and has no pacer yet.
-  /// Errors: invalid_argument for a null context or a duration of `options` outside its range
-  /// (the message names the value and the rule). Cost: a runtime; microseconds.
+  /// A pacer for `imgui`, an ImGui context that exists and has no pacer yet. The pacer must be
+  /// used on the thread that creates it, and destroyed before its ImGui context (a pacer whose
+  /// context was destroyed refuses begin(), new_frame() and render(), reporting closed).
+  /// Errors, each with a message that names what is wrong and what to do; nothing is created:
+  /// - invalid_argument: a null context; a duration of `options` outside its range; an ImGui
+  ///   library of another version than the one cadence was built with;
+  /// - already_exists: `imgui` has a pacer already (one per context).
+  /// Cost: a runtime and an ImGui context hook; microseconds.
   static Result<std::unique_ptr<FramePacer>> create(ImGuiContext* imgui, PacerOptions options);
   /// The checks create() makes of `options`, alone: invalid_argument for a duration outside its
   /// range, with a message that names the field, its value and the rule. O(1).
   static Status check(const PacerOptions& options);
+  /// The pacer of `imgui`, or nullptr when it has none: how a widget that has only its ImGui
+  /// context reaches the runtime (to ask for a redraw at an instant, request_redraw_at).
+  /// Thread: any (what it returns belongs to the pacer's thread). Cost: a lock, O(pacers).
+  static FramePacer* of(const ImGuiContext* imgui) noexcept;
   /// Stops and joins the runtime's threads (within its join deadline); the ImGui context stays.
   ~FramePacer();
   FramePacer(const FramePacer&) = delete;

@@ -5,6 +5,7 @@
 #include "cadence/export.hpp"
 
 struct ImDrawList;
+struct ImGuiContext;
 
 namespace cadence {
 
@@ -13,14 +14,20 @@ namespace cadence {
 /// long the last frame took). Their changes do not keep the window drawing (the settle check
 /// leaves them out); they are drawn, up to date, in every frame something else draws. For
 /// content that changes with time (a plot of ImGui::GetTime(), a progress bar) do not use it:
-/// that must keep drawing. The frame-rate line of Dear ImGui's examples, in one line:
+/// that must keep drawing. What a marked value does to the layout around it still counts: text
+/// after it on the same line that moves as the value's width changes keeps the window drawing
+/// (give the value a fixed width, or put it last on its line). The frame-rate line of Dear
+/// ImGui's examples, in one line:
 ///
 ///     { const cadence::Volatile fps; ImGui::Text("%.1f FPS", ImGui::GetIO().Framerate); }
 ///
-/// Begin and end a scope in the same ImGui window (and table cell); scopes may nest. Outside an
-/// ImGui frame it does nothing. It works in any ImGui app (two draw callbacks that draw nothing
-/// mark the content), and does nothing where no FramePacer hashes the frames. Thread: the
-/// ImGui context's. Cost: two empty draw commands.
+/// What it marks: what the current ImGui window draws from the scope's start to its end (in any
+/// table cell or column), and all of every ImGui window begun inside the scope (a child window,
+/// a popup, a tooltip). Scopes may nest. It adds nothing to the draw data: a scope in an app
+/// without a FramePacer for its ImGui context, outside an ImGui frame, or ended in another
+/// frame than it began in, marks nothing and changes nothing. Thread: the ImGui context's.
+/// Cost: a lookup among the live pacers at each end (a lock), and a pass over ImGui's windows
+/// when the scope began one.
 class CADENCE_PACER_API Volatile {
  public:
   Volatile();
@@ -29,7 +36,11 @@ class CADENCE_PACER_API Volatile {
   Volatile& operator=(const Volatile&) = delete;
 
  private:
-  ImDrawList* list_ = nullptr;  // the ImGui window's draw list the scope began in
+  ImGuiContext* context_ = nullptr;  // the ImGui context of the frame the scope began in, if paced
+  ImDrawList* list_ = nullptr;       // the ImGui window's draw list the scope began in
+  int frame_ = 0;                    // that frame's number (ImGui's FrameCount)
+  unsigned first_vertex_ = 0;        // the list's vertex count when the scope began
+  int windows_begun_ = 0;            // ImGui windows begun in the frame when the scope began
 };
 
 }  // namespace cadence

@@ -110,10 +110,9 @@ struct WindowOptions {
   /// to close after all; a request_close() from inside it does nothing. If it throws, the window
   /// stays open and the error goes to on_failure (callback_threw). Default: close.
   std::function<bool(Window&)> on_close;
-  /// Called on the UI thread, once, when the window has drawn for the settle check alone for
-  /// 3 s in a row (no input, timer, worker or redraw request asked: its content changed in
-  /// every frame, so it never came to rest), with what changed (WindowStats::kept_awake holds it
-  /// too). Default: a message on stderr that names it and says how to mark it (Volatile).
+  /// Called on the UI thread, once in the window's life: as PacerOptions::on_kept_awake
+  /// (frame_pacer.hpp), with the window. Default: a message on stderr that names what keeps
+  /// the window drawing and says how to mark it (Volatile).
   std::function<void(Window&, const AwakeCause&)> on_kept_awake;
 };
 
