@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -14,6 +15,17 @@
 
 namespace cadence {
 namespace {
+
+std::mutex& hook_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+// FramePacer::set_created_hook's hook, under hook_mutex().
+std::function<void(FramePacer&)>& created_hook() {
+  static std::function<void(FramePacer&)> hook;
+  return hook;
+}
 
 std::string ms_text(Duration d) {
   char text[64];
@@ -46,10 +58,21 @@ Result<std::unique_ptr<FramePacer>> FramePacer::create(ImGuiContext* imgui, Pace
   if (!claim) return claim.error();
   pacer->impl_ = std::make_unique<Impl>(imgui, std::move(options), std::move(**claim));
   if (!pacer->impl_->options.settle_frames) pacer->impl_->pace.frames_owed = 2;  // ImGui's two start-up frames
+  std::function<void(FramePacer&)> hook;
+  {
+    const std::lock_guard lock(hook_mutex());
+    hook = created_hook();
+  }
+  if (hook) hook(*pacer);
   return pacer;
 }
 
 FramePacer* FramePacer::of(const ImGuiContext* imgui) noexcept { return detail::ContextClaim::pacer_of(imgui); }
+
+void FramePacer::set_created_hook(std::function<void(FramePacer&)> hook) {
+  const std::lock_guard lock(hook_mutex());
+  created_hook() = std::move(hook);
+}
 
 FramePacer::~FramePacer() {
   if (!impl_) return;  // create() failed

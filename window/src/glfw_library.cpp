@@ -55,4 +55,11 @@ std::string GlfwLibrary::take_last_error() {
   return out;
 }
 
+std::optional<Duration> monitor_refresh_period() {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
+  if (mode == nullptr || mode->refreshRate <= 0) return std::nullopt;
+  return std::chrono::nanoseconds(1'000'000'000 / mode->refreshRate);
+}
+
 }  // namespace cadence::detail

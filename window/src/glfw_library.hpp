@@ -2,9 +2,11 @@
 // reports are kept so that failures can say what GLFW said.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "cadence/result.hpp"
+#include "cadence/time.hpp"
 
 namespace cadence::detail {
 
@@ -17,5 +19,9 @@ class GlfwLibrary {
   /// GLFW's last error message ("" if none), cleared by reading it.
   static std::string take_last_error();
 };
+
+/// The primary monitor's refresh period, or nullopt when GLFW cannot tell: every-frame timers
+/// follow it unless the app chose a frame interval. Needs GLFW started.
+std::optional<Duration> monitor_refresh_period();
 
 }  // namespace cadence::detail

@@ -91,12 +91,8 @@ Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFuncti
   w.install_callbacks();
   WindowRuntime& runtime = w.pacer->runtime();
   runtime.set_waker([] { glfwPostEmptyEvent(); });  // thread-safe; called once per batch
-  // Every-frame timers follow the monitor's refresh, unless the app chose a frame interval.
-  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-  const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
-  if (w.options.runtime.frame_interval == WindowRuntime::Options{}.frame_interval && mode != nullptr &&
-      mode->refreshRate > 0) {
-    (void)runtime.set_frame_interval(std::chrono::nanoseconds(1'000'000'000 / mode->refreshRate));
+  if (w.options.runtime.frame_interval == WindowRuntime::Options{}.frame_interval) {
+    if (const std::optional<Duration> refresh = detail::monitor_refresh_period()) (void)runtime.set_frame_interval(*refresh);
   }
   return window;
 }

@@ -5,17 +5,21 @@
 // timers (caret blink, scroll momentum, drag autoscroll, tooltip delay), io.DeltaTime from the
 // runtime's clock, and the hidden state. It knows nothing of GLFW, SDL or OpenGL: a backend
 // (cadence::Window on GLFW, an app's own main loop) waits, feeds input, and renders; the pacer
-// says when. One iteration of a backend's loop:
+// says when. A backend's loop:
 //
-//     if (pacer.begin() == cadence::FrameKind::none) continue;  // timers, workers; draw?
-//     ImGui_ImplOpenGL3_NewFrame(); ImGui_ImplGlfw_NewFrame();  // the backends, as usual
-//     pacer.new_frame();   // instead of ImGui::NewFrame()
-//     ...the app's widgets...
-//     pacer.render();      // instead of ImGui::Render()
-//     ...render ImGui::GetDrawData() and present, as usual...
-//
-// and between iterations it sleeps for pacer.next_wake() or until input or a worker's post
-// (the runtime's waker), calling pacer.on_input() for every input event.
+//     #include <cadence/frame_pacer.hpp>
+//     #include <imgui.h>
+//     cadence::FramePacer& pacer = *cadence::FramePacer::of(ImGui::GetCurrentContext());
+//     for (bool done = false; !done;) {
+//       // ...sleep for pacer.next_wake(), or until input (pacer.on_input() for each event)
+//       // or a worker's post (the runtime's waker)...
+//       if (pacer.begin() == cadence::FrameKind::none) continue;  // timers, workers; draw?
+//       // ...the backends' NewFrame...
+//       pacer.new_frame();  // instead of ImGui::NewFrame()
+//       done = ImGui::Button("Quit");
+//       pacer.render();     // instead of ImGui::Render()
+//       // ...render ImGui::GetDrawData() and present...
+//     }
 //
 // When a frame is drawn. The rule: frames are drawn while ImGui still needs them, and the loop
 // sleeps until the next instant at which ImGui would change what it shows. A frame is drawn
@@ -185,6 +189,13 @@ class CADENCE_PACER_API FramePacer {
   /// context reaches the runtime (to ask for a redraw at an instant, request_redraw_at).
   /// Thread: any (what it returns belongs to the pacer's thread). Cost: a lock, O(pacers).
   static FramePacer* of(const ImGuiContext* imgui) noexcept;
+  /// Calls `hook` with every pacer created from now on, on its creating thread, once it is set
+  /// up and before create() returns: for tools that attach to an app's pacing without changing
+  /// the app (a test driver, a stats overlay, a profiler; they may add timers and threads, ImGui
+  /// context hooks, and read stats). Empty removes it. What `hook` throws propagates out of
+  /// create(), which then returns nothing. Thread: any; a create() on another thread meanwhile
+  /// sees the old hook or the new one. O(1).
+  static void set_created_hook(std::function<void(FramePacer&)> hook);
   /// Stops and joins the runtime's threads (within its join deadline); the ImGui context stays.
   ~FramePacer();
   FramePacer(const FramePacer&) = delete;

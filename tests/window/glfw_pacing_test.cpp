@@ -1,0 +1,132 @@
+// GlfwPacing (glfw_pacing.hpp) in an app's own GLFW + ImGui setup, as Dear ImGui's GLFW example
+// makes it: its callbacks chain after the app's and ImGui's, input makes the next wait() draw,
+// and bad input changes nothing. The loop is driven by hand on a manual clock.
+#include "cadence/glfw_pacing.hpp"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <memory>
+
+#include "cadence/manual_clock.hpp"
+
+namespace cadence {
+namespace {
+
+using namespace std::chrono_literals;
+
+int app_keys = 0;  // the app's own key callback, installed before ImGui's and cadence's
+void app_key(GLFWwindow*, int, int, int, int) { ++app_keys; }
+
+// What Dear ImGui's GLFW example sets up before its loop: GLFW, a window, an ImGui context and
+// both backends, with ImGui installing its callbacks.
+class OwnLoop : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(glfwInit(), GLFW_TRUE) << "needs a display (xvfb-run)";
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    window = glfwCreateWindow(320, 240, "own loop", nullptr, nullptr);
+    ASSERT_NE(window, nullptr);
+    glfwMakeContextCurrent(window);
+    app_keys = 0;
+    glfwSetKeyCallback(window, app_key);
+    imgui = ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 130");
+  }
+  void TearDown() override {
+    pacing.reset();
+    if (imgui != nullptr) {
+      ImGui_ImplOpenGL3_Shutdown();
+      ImGui_ImplGlfw_Shutdown();
+      ImGui::DestroyContext(imgui);
+    }
+    if (window != nullptr) glfwDestroyWindow(window);
+    glfwTerminate();
+  }
+  void paced() {
+    PacerOptions o;
+    o.time_source = clock.source();
+    o.runtime.frame_interval = 16ms;
+    auto p = GlfwPacing::create(window, o);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    pacing = std::move(*p);
+  }
+  // Draws the frames the pacer asks for now and at the frame interval, until it rests.
+  int settle() {
+    int drawn = 0;
+    for (int i = 0; i < 100; ++i) {
+      const std::optional<Duration> wake = pacing->pacer().next_wake();
+      if (!wake || *wake > 100ms) break;
+      (void)clock.advance(*wake);
+      if (!pacing->wait()) continue;
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      pacing->new_frame();
+      ImGui::Text("hello");
+      pacing->render();
+      ++drawn;
+    }
+    return drawn;
+  }
+
+  ManualClock clock;
+  GLFWwindow* window = nullptr;
+  ImGuiContext* imgui = nullptr;
+  std::unique_ptr<GlfwPacing> pacing;
+};
+
+TEST_F(OwnLoop, AKeyReachesTheAppAndImGuiFirstAndTheNextWaitDraws) {
+  paced();
+  EXPECT_GT(settle(), 0);
+  EXPECT_EQ(pacing->pacer().next_wake(), std::nullopt) << "at rest";
+  GLFWkeyfun installed = glfwSetKeyCallback(window, nullptr);  // cadence's, at the end of the chain
+  glfwSetKeyCallback(window, installed);
+  ASSERT_NE(installed, nullptr);
+  installed(window, GLFW_KEY_A, 0, GLFW_PRESS, 0);
+  EXPECT_EQ(app_keys, 1) << "the app's callback still runs";
+  EXPECT_TRUE(ImGui::GetIO().KeysDown[GLFW_KEY_A]) << "ImGui's callback still runs";
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "input draws at once";
+  EXPECT_GT(settle(), 0);
+}
+
+TEST_F(OwnLoop, GoneItsCallbacksStillPassEventsOn) {
+  paced();
+  GLFWkeyfun installed = glfwSetKeyCallback(window, nullptr);
+  glfwSetKeyCallback(window, installed);
+  pacing.reset();
+  installed(window, GLFW_KEY_A, 0, GLFW_PRESS, 0);
+  EXPECT_EQ(app_keys, 1);
+  paced();  // the window can be paced again
+  EXPECT_GT(settle(), 0);
+}
+
+TEST_F(OwnLoop, BadInputIsAClearErrorAndChangesNothing) {
+  auto none = GlfwPacing::create(nullptr);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, Errc::invalid_argument);
+  EXPECT_NE(none.error().message.find("glfwCreateWindow"), std::string::npos) << none.error().message;
+
+  ImGui::SetCurrentContext(nullptr);
+  auto no_context = GlfwPacing::create(window);
+  ASSERT_FALSE(no_context.ok());
+  EXPECT_NE(no_context.error().message.find("ImGui::CreateContext"), std::string::npos) << no_context.error().message;
+  EXPECT_EQ(glfwSetKeyCallback(window, nullptr), ImGui_ImplGlfw_KeyCallback) << "nothing was installed";
+  glfwSetKeyCallback(window, ImGui_ImplGlfw_KeyCallback);
+  ImGui::SetCurrentContext(imgui);
+
+  paced();
+  auto twice = GlfwPacing::create(window);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().code, Errc::already_exists);
+  EXPECT_EQ(FramePacer::of(imgui), &pacing->pacer()) << "the first pacing stays";
+}
+
+}  // namespace
+}  // namespace cadence
