@@ -2,10 +2,10 @@
 //
 // Built as shared libraries (BUILD_SHARED_LIBS=ON), cadence's libraries hide every symbol but
 // their public API: the types and functions of their public headers carry CADENCE_RUNTIME_API,
-// CADENCE_PACER_API, CADENCE_WINDOW_API or CADENCE_SHARED_WHEEL_API. Static builds leave the
-// macros empty. The build sets CADENCE_<PART>_SHARED for a shared library and its users (CMake's
-// target and cadence.pc carry it), and CADENCE_BUILDING_<PART> while it compiles the library
-// itself.
+// CADENCE_PACER_API, CADENCE_WINDOW_API, CADENCE_SDL_API or CADENCE_SHARED_WHEEL_API. Static
+// builds leave the macros empty. The build sets CADENCE_<PART>_SHARED for a shared library and
+// its users (CMake's target and cadence.pc carry it), and CADENCE_BUILDING_<PART> while it
+// compiles the library itself.
 // A few private types (TableQueue, the shared wheel's fault hooks) carry the macro too, for the
 // library's own tests; their headers are not installed.
 #pragma once
@@ -40,6 +40,14 @@
 #define CADENCE_PACER_API CADENCE_DETAIL_EXPORT
 #else
 #define CADENCE_PACER_API CADENCE_DETAIL_IMPORT
+#endif
+
+#if !defined(CADENCE_SDL_SHARED)
+#define CADENCE_SDL_API
+#elif defined(CADENCE_BUILDING_SDL)
+#define CADENCE_SDL_API CADENCE_DETAIL_EXPORT
+#else
+#define CADENCE_SDL_API CADENCE_DETAIL_IMPORT
 #endif
 
 #if !defined(CADENCE_SHARED_WHEEL_SHARED)

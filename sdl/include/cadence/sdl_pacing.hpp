@@ -1,0 +1,101 @@
+// cadence/sdl_pacing.hpp: cadence's pacing, timers and workers for an app's own SDL2 + Dear
+// ImGui main loop, in a few changed lines.
+//
+// The app keeps its loop and its event handling; one line after its SDL_PollEvent loop, and two
+// replacing ImGui's, make it draw only when something changed and sleep in between:
+//
+//     #include <cadence/sdl_pacing.hpp>
+//     #include <SDL.h>
+//     #include <backends/imgui_impl_opengl3.h>
+//     #include <backends/imgui_impl_sdl.h>
+//     #include <imgui.h>
+//     #include <cstdio>
+//     SDL_Window* window = SDL_GL_GetCurrentWindow();  // the app's, with ImGui and its backends set up
+//     auto paced = cadence::SdlPacing::create(window);
+//     if (!paced) { std::fprintf(stderr, "%s\n", paced.error().message.c_str()); return; }
+//     cadence::SdlPacing& pacing = **paced;
+//     for (bool done = false; !done;) {
+//       SDL_Event event;
+//       while (SDL_PollEvent(&event)) {
+//         ImGui_ImplSDL2_ProcessEvent(&event);
+//         done = done || event.type == SDL_QUIT;
+//       }
+//       if (!pacing.wait()) continue;  // sleeps until input, a timer or a worker; draw now?
+//       ImGui_ImplOpenGL3_NewFrame();
+//       ImGui_ImplSDL2_NewFrame();
+//       pacing.new_frame();            // was ImGui::NewFrame()
+//       ImGui::Text("Hello");
+//       pacing.render();               // was ImGui::Render()
+//       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+//       SDL_GL_SwapWindow(window);
+//     }
+//
+// wait() sleeps in SDL_WaitEventTimeout until an event arrives, a worker posts or the next
+// instant something is due; when an event arrived it returns false so that the app's own loop
+// handles it first, and the next wait() draws. When and why is FramePacer's rule
+// (frame_pacer.hpp, "When a frame is drawn"); content that changes in every frame (the
+// examples' io.Framerate line) goes in a cadence::Volatile scope (volatile.hpp).
+// docs/own_loop.md has the whole change for Dear ImGui's SDL2 example, as a diff.
+//
+// Events: an SDL event watch (SDL_AddEventWatch) sees each event as SDL queues it and tells the
+// pacer (input, wheel motion for scroll momentum, minimized and restored); the app's own event
+// handling is untouched. Workers wake the wait with an event of a type cadence registers for
+// itself (SDL_RegisterEvents), never one the app uses; the app's loop may see those events and
+// ignores them, as ImGui_ImplSDL2_ProcessEvent does.
+//
+// Thread: every member function runs on the thread that created the SdlPacing (the one that
+// pumps SDL's events). Workers reach it through its runtime's threads.
+#pragma once
+
+#include <memory>
+
+#include "cadence/export.hpp"
+#include "cadence/frame_pacer.hpp"
+#include "cadence/result.hpp"
+
+struct SDL_Window;
+
+namespace cadence {
+
+class CADENCE_SDL_API SdlPacing {
+ public:
+  /// Paces `window`'s frames for the current ImGui context. Call it once SDL's video subsystem
+  /// and the context exist. `options.runtime.frame_interval` left at its default follows the
+  /// window's display refresh.
+  /// Errors, each with a message that says what to do; nothing is installed:
+  /// - invalid_argument: a null window; no current ImGui context; options out of range;
+  /// - already_exists: the ImGui context is paced already;
+  /// - resource: SDL has no user event type left to wake the loop with.
+  static Result<std::unique_ptr<SdlPacing>> create(SDL_Window* window, PacerOptions options = {});
+  /// Removes the event watch; the runtime's threads are stopped and joined.
+  ~SdlPacing();
+  SdlPacing(const SdlPacing&) = delete;
+  SdlPacing& operator=(const SdlPacing&) = delete;
+
+  /// After the app's SDL_PollEvent loop: sleeps (SDL_WaitEventTimeout) for as long as nothing
+  /// is due, then runs the due timers and workers' messages. True when this iteration draws a
+  /// frame: build it with new_frame() and render(); false: go round the loop again (an event
+  /// arrived for the app's loop to handle first, or nothing needs drawing).
+  bool wait();
+  /// Instead of ImGui::NewFrame(), after the backends' NewFrame (FramePacer::new_frame).
+  void new_frame();
+  /// Instead of ImGui::Render(), before rendering ImGui::GetDrawData() (FramePacer::render).
+  void render();
+
+  /// The runtime, for the app's timers and workers. O(1).
+  WindowRuntime& runtime() noexcept;
+  /// The pacer, for its stats, its context() in a frame, tooltip(), request_redraw(). O(1).
+  FramePacer& pacer() noexcept;
+  /// The window it paces. O(1).
+  SDL_Window* window() const noexcept;
+  /// The SDL event type cadence wakes the loop with (registered for it alone). O(1).
+  unsigned wake_event_type() const noexcept;
+
+  struct Impl;
+
+ private:
+  explicit SdlPacing(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cadence

@@ -1,0 +1,142 @@
+#include "cadence/sdl_pacing.hpp"
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace cadence {
+namespace {
+
+// Events that are not news for the app: SDL's own end-of-poll marker (SDL_PollEvent queues one
+// each time it pumps, since SDL 2.0.22).
+bool is_bookkeeping(Uint32 type) {
+#if SDL_VERSION_ATLEAST(2, 0, 22)
+  return type == SDL_POLLSENTINEL;
+#else
+  (void)type;
+  return false;
+#endif
+}
+
+}  // namespace
+
+struct SdlPacing::Impl {
+  SDL_Window* window = nullptr;
+  Uint32 window_id = 0;
+  Uint32 wake_type = 0;
+  std::thread::id owner = std::this_thread::get_id();
+  // An event another thread queued (not cadence's wake-up): the app's loop may act on it, so
+  // the next wait() draws. Set by the watch on that thread, taken by wait().
+  std::atomic<bool> foreign_event{false};
+  std::unique_ptr<FramePacer> pacer;
+
+  /// Called by SDL for each event as it is queued, on the thread that queues it.
+  static int watch(void* self, SDL_Event* event);
+};
+
+int SdlPacing::Impl::watch(void* self, SDL_Event* event) {
+  Impl& p = *static_cast<Impl*>(self);
+  if (event->type == p.wake_type || is_bookkeeping(event->type)) return 0;  // a worker's post: the runtime has it
+  if (std::this_thread::get_id() != p.owner) {
+    p.foreign_event = true;
+    return 0;
+  }
+  // On the UI thread, while SDL pumps its events (in the app's SDL_PollEvent or in wait()).
+  if (event->type == SDL_WINDOWEVENT && event->window.windowID == p.window_id) {
+    switch (event->window.event) {
+      case SDL_WINDOWEVENT_MINIMIZED:
+      case SDL_WINDOWEVENT_HIDDEN:
+        p.pacer->set_hidden(true);
+        return 0;
+      case SDL_WINDOWEVENT_RESTORED:
+      case SDL_WINDOWEVENT_MAXIMIZED:
+      case SDL_WINDOWEVENT_SHOWN:
+        p.pacer->set_hidden(false);
+        break;
+      default:
+        break;
+    }
+  }
+  if (event->type == SDL_MOUSEWHEEL) {
+    p.pacer->on_scroll(static_cast<double>(event->wheel.preciseX), static_cast<double>(event->wheel.preciseY));
+    return 0;
+  }
+  p.pacer->on_input();
+  return 0;
+}
+
+SdlPacing::SdlPacing(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Result<std::unique_ptr<SdlPacing>> SdlPacing::create(SDL_Window* window, PacerOptions options) {
+  if (window == nullptr) {
+    return Error{Errc::invalid_argument, "SdlPacing::create needs a window: pass what SDL_CreateWindow returned"};
+  }
+  const bool default_interval = options.runtime.frame_interval == WindowRuntime::Options{}.frame_interval;
+  Result<std::unique_ptr<FramePacer>> pacer = FramePacer::create(ImGui::GetCurrentContext(), std::move(options));
+  if (!pacer) return pacer.error();
+  const Uint32 wake_type = SDL_RegisterEvents(1);
+  if (wake_type == static_cast<Uint32>(-1)) {
+    return Error{Errc::resource, "SDL has no user event type left (SDL_RegisterEvents) to wake the loop with: the app "
+                                 "registered all of them"};
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->window = window;
+  impl->window_id = SDL_GetWindowID(window);
+  impl->wake_type = wake_type;
+  impl->pacer = std::move(*pacer);
+  WindowRuntime& runtime = impl->pacer->runtime();
+  runtime.set_waker([wake_type] {  // thread-safe; called once per batch
+    SDL_Event wake{};
+    wake.type = wake_type;
+    SDL_PushEvent(&wake);
+  });
+  SDL_DisplayMode mode{};
+  if (default_interval && SDL_GetWindowDisplayMode(window, &mode) == 0 && mode.refresh_rate > 0) {
+    (void)runtime.set_frame_interval(std::chrono::nanoseconds(1'000'000'000 / mode.refresh_rate));
+  }
+  SDL_AddEventWatch(&Impl::watch, impl.get());
+  return std::unique_ptr<SdlPacing>(new SdlPacing(std::move(impl)));
+}
+
+SdlPacing::~SdlPacing() {
+  // SDL runs watches under its lock: none runs once this returns.
+  SDL_DelEventWatch(&Impl::watch, impl_.get());
+}
+
+bool SdlPacing::wait() {
+  Impl& p = *impl_;
+  FramePacer& pacer = *p.pacer;
+  if (p.foreign_event.exchange(false)) pacer.on_input();
+  const std::optional<Duration> wake = pacer.next_wake();
+  if (!wake || *wake > Duration::zero()) {
+    int timeout_ms = -1;  // until an event
+    if (wake) {
+      // Rounded up: a wake-up before the instant would find nothing due and wait again.
+      const auto ms = std::chrono::ceil<std::chrono::milliseconds>(*wake).count();
+      timeout_ms = static_cast<int>(std::min<decltype(ms)>(ms, 1'000'000'000));
+    }
+    (void)SDL_WaitEventTimeout(nullptr, timeout_ms);
+  }
+  // Cadence's own wake-ups and SDL's markers go; any other event is the app's to handle before
+  // the frame that shows it: its loop goes round once more.
+  SDL_PumpEvents();
+  SDL_FlushEvent(p.wake_type);
+#if SDL_VERSION_ATLEAST(2, 0, 22)
+  SDL_FlushEvent(SDL_POLLSENTINEL);
+#endif
+  if (SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT) > 0) return false;
+  if (p.foreign_event.exchange(false)) pacer.on_input();
+  return pacer.begin() != FrameKind::none;
+}
+
+void SdlPacing::new_frame() { impl_->pacer->new_frame(); }
+void SdlPacing::render() { impl_->pacer->render(); }
+WindowRuntime& SdlPacing::runtime() noexcept { return impl_->pacer->runtime(); }
+FramePacer& SdlPacing::pacer() noexcept { return *impl_->pacer; }
+SDL_Window* SdlPacing::window() const noexcept { return impl_->window; }
+unsigned SdlPacing::wake_event_type() const noexcept { return impl_->wake_type; }
+
+}  // namespace cadence

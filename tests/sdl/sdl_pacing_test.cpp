@@ -1,0 +1,203 @@
+// SdlPacing (sdl_pacing.hpp) in an app's own SDL2 + ImGui setup, as Dear ImGui's SDL2 example
+// makes it, driven by hand on a manual clock: what counts as input, what wakes the wait, and
+// bad input that changes nothing.
+#include "cadence/sdl_pacing.hpp"
+
+#include <SDL.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <memory>
+#include <thread>
+
+#include "cadence/manual_clock.hpp"
+
+namespace cadence {
+namespace {
+
+using namespace std::chrono_literals;
+
+class SdlOwnLoop : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(SDL_Init(SDL_INIT_VIDEO), 0) << SDL_GetError() << " (needs a display: xvfb-run)";
+    window = SDL_CreateWindow("own loop", 0, 0, 320, 240, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+    ASSERT_NE(window, nullptr) << SDL_GetError();
+    gl = SDL_GL_CreateContext(window);
+    ASSERT_NE(gl, nullptr) << SDL_GetError();
+    imgui = ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui_ImplSDL2_InitForOpenGL(window, gl);
+    ImGui_ImplOpenGL3_Init("#version 130");
+    drain();
+  }
+  void TearDown() override {
+    pacing.reset();
+    if (imgui != nullptr) {
+      ImGui_ImplOpenGL3_Shutdown();
+      ImGui_ImplSDL2_Shutdown();
+      ImGui::DestroyContext(imgui);
+    }
+    if (gl != nullptr) SDL_GL_DeleteContext(gl);
+    if (window != nullptr) SDL_DestroyWindow(window);
+    SDL_Quit();
+  }
+  void paced() {
+    PacerOptions o;
+    o.time_source = clock.source();
+    o.runtime.frame_interval = 16ms;
+    auto p = SdlPacing::create(window, o);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    pacing = std::move(*p);
+  }
+  // The app's own event loop: every queued event to ImGui. Returns how many there were.
+  int drain() {
+    int n = 0;
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) {
+      ImGui_ImplSDL2_ProcessEvent(&e);
+      ++n;
+    }
+    return n;
+  }
+  // One iteration of the example's loop, when the pacer has something due within 100 ms (the
+  // clock jumps there). True when it drew.
+  bool iterate() {
+    drain();
+    const std::optional<Duration> wake = pacing->pacer().next_wake();
+    if (!wake || *wake > 100ms) return false;
+    (void)clock.advance(*wake);
+    if (!pacing->wait()) return false;
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    pacing->new_frame();
+    ImGui::Text("hello");
+    pacing->render();
+    return true;
+  }
+  int settle() {
+    int drawn = 0;
+    for (int i = 0; i < 100 && pacing->pacer().next_wake() && *pacing->pacer().next_wake() <= 100ms; ++i) {
+      drawn += iterate() ? 1 : 0;
+    }
+    return drawn;
+  }
+  void push_key() {
+    SDL_Event key{};
+    key.type = SDL_KEYDOWN;
+    key.key.windowID = SDL_GetWindowID(window);
+    key.key.keysym.scancode = SDL_SCANCODE_A;
+    key.key.keysym.sym = SDLK_a;
+    SDL_PushEvent(&key);
+  }
+
+  ManualClock clock;
+  SDL_Window* window = nullptr;
+  SDL_GLContext gl = nullptr;
+  ImGuiContext* imgui = nullptr;
+  std::unique_ptr<SdlPacing> pacing;
+};
+
+TEST_F(SdlOwnLoop, AKeyEventMakesTheAppsLoopHandleItFirstThenDraws) {
+  paced();
+  EXPECT_GT(settle(), 0);
+  EXPECT_EQ(pacing->pacer().next_wake(), std::nullopt) << "at rest";
+  push_key();
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "the watch saw it as SDL queued it";
+  EXPECT_FALSE(pacing->wait()) << "the event is the app's to handle before a frame";
+  EXPECT_EQ(drain(), 1);
+  EXPECT_TRUE(pacing->wait()) << "then the frame that shows it";
+}
+
+TEST_F(SdlOwnLoop, SdlsPollMarkersAreNotInput) {
+  paced();
+  (void)settle();
+  for (int i = 0; i < 5; ++i) (void)drain();  // each SDL_PollEvent cycle queues a marker
+  EXPECT_EQ(pacing->pacer().next_wake(), std::nullopt);
+}
+
+TEST_F(SdlOwnLoop, AWorkersPostWakesTheWaitAndIsDrawn) {
+  paced();
+  (void)settle();
+  int shown = 0;
+  const ThreadId id = ThreadId::unique();
+  ASSERT_TRUE(pacing->runtime()
+                  .start_thread(id, Thread::create(0, &shown, [](int, ThreadSender<int*>& out, ThreadReceiver&) {
+                    out.write_back(7, [](int*& s, int& v, CallbackContext&) {
+                      *s = v;
+                      return Update::redraw_window;
+                    });
+                  }))
+                  .ok());
+  // Nothing is scheduled: the wait sleeps until the worker's wake-up event (real time).
+  const std::uint64_t drawn = pacing->pacer().stats().frames_drawn;
+  for (int i = 0; i < 50 && shown == 0; ++i) {
+    if (pacing->wait()) {
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplSDL2_NewFrame();
+      pacing->new_frame();
+      ImGui::Text("%d", shown);
+      pacing->render();
+    }
+    drain();
+  }
+  EXPECT_EQ(shown, 7);
+  EXPECT_GT(pacing->pacer().stats().frames_drawn, drawn);
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) EXPECT_NE(e.type, pacing->wake_event_type()) << "its wake-ups are flushed";
+}
+
+TEST_F(SdlOwnLoop, AnEventFromAnotherThreadDrawsAndTheWakeTypeIsItsOwn) {
+  const Uint32 apps = SDL_RegisterEvents(1);
+  paced();
+  EXPECT_NE(pacing->wake_event_type(), apps) << "never a type the app registered";
+  (void)settle();
+  std::thread([apps] {
+    SDL_Event mine{};
+    mine.type = apps;
+    SDL_PushEvent(&mine);
+  }).join();
+  EXPECT_FALSE(pacing->wait()) << "the app's event waits in the queue";
+  EXPECT_EQ(drain(), 1);
+  EXPECT_TRUE(pacing->wait());
+}
+
+TEST_F(SdlOwnLoop, AMinimizedWindowDrawsNothingAndRestoredDrawsAtOnce) {
+  paced();
+  (void)settle();
+  SDL_Event e{};
+  e.type = SDL_WINDOWEVENT;
+  e.window.windowID = SDL_GetWindowID(window);
+  e.window.event = SDL_WINDOWEVENT_MINIMIZED;
+  SDL_PushEvent(&e);
+  EXPECT_TRUE(pacing->pacer().is_hidden());
+  drain();
+  pacing->pacer().request_redraw();
+  EXPECT_EQ(pacing->pacer().next_wake(), std::nullopt) << "hidden: nothing to draw";
+  e.window.event = SDL_WINDOWEVENT_RESTORED;
+  SDL_PushEvent(&e);
+  EXPECT_FALSE(pacing->pacer().is_hidden());
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero());
+}
+
+TEST_F(SdlOwnLoop, BadInputIsAClearErrorAndChangesNothing) {
+  auto none = SdlPacing::create(nullptr);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, Errc::invalid_argument);
+  EXPECT_NE(none.error().message.find("SDL_CreateWindow"), std::string::npos) << none.error().message;
+  ImGui::SetCurrentContext(nullptr);
+  auto no_context = SdlPacing::create(window);
+  ASSERT_FALSE(no_context.ok());
+  EXPECT_NE(no_context.error().message.find("ImGui::CreateContext"), std::string::npos) << no_context.error().message;
+  ImGui::SetCurrentContext(imgui);
+  paced();
+  auto twice = SdlPacing::create(window);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().code, Errc::already_exists);
+  EXPECT_EQ(FramePacer::of(imgui), &pacing->pacer());
+}
+
+}  // namespace
+}  // namespace cadence
