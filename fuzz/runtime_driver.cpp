@@ -83,6 +83,7 @@ struct World {
   std::optional<Instant> stall;  // timers due at or before it may run late
   std::optional<Instant> asked;  // the soonest redraw asked for (request_redraw_*) and not yet taken
   bool asked_unknown = false;    // a frame by hand ran: `asked` may no longer say what waits
+  Instant last_frame;            // where frames may start: the runtime's origin, then its last frame
 
   int depth = 0;                // actions in progress: callbacks and destructors nest them
   bool spend() { return budget-- > 0 && depth < 24 && rt != nullptr; }
@@ -375,7 +376,10 @@ void World::act(Where where, CallbackContext* ctx, const std::shared_ptr<Instanc
       const bool foreign = in.flag();
       if (!inside && !foreign) frame();  // the stall bookkeeping, then the frame
       ChangeSet changes;
-      if (!foreign) asked_unknown = true;  // it may take redraws asked for, out of the bookkeeping's sight
+      // It may take redraws asked for, out of the bookkeeping's sight (run_threads takes those due
+      // by the last frame's instant even when run_timers refused a foreign instant).
+      asked_unknown = true;
+      if (!foreign) last_frame = later_of(last_frame, r.now());
       r.run_timers(foreign ? Instant::at(ClockKind::system, Duration::zero()) : r.now(), changes);
       r.run_threads(changes);
       (void)r.apply(std::move(changes));
@@ -391,6 +395,7 @@ void World::frame() {
   trace("frame at %lld (next due %lld)\n", static_cast<long long>(now.since_origin().count()),
         due ? static_cast<long long>(due->since_origin().count()) : -1LL);
   const std::optional<Instant> asked_before = std::exchange(asked, std::nullopt);
+  const Instant frame_at = later_of(last_frame, now);  // a clock behind the last frame: that frame's instant
   const ApplyReport report = rt->poll(now);
   trace("frame done: applied %zu, %zu failures\n", report.applied, report.failures.size());
   // The frame ran: not refused inside another call (from inside a frame its refusals are handed
@@ -399,13 +404,17 @@ void World::frame() {
   for (const Failure& f : report.failures) {
     if (f.error.code == Errc::reentrant_call || f.error.code == Errc::closed || f.error.code == Errc::wrong_thread) ran = false;
   }
+  if (ran) last_frame = frame_at;
   if (ran && !asked_unknown && asked_before && *asked_before <= now) {
     check(report.redraws_came == 1, "a redraw asked for by now comes in this frame",
           "asked for at " + std::to_string(asked_before->since_origin().count()) + " ns, frame at " +
               std::to_string(now.since_origin().count()) + " ns, " + std::to_string(report.failures.size()) + " failures");
   }
   if (report.redraws_came > 0) {
-    check(asked_unknown || asked_before.has_value(), "a redraw comes only when one was asked for");
+    // Asked for before the frame, or by one of its callbacks (for its instant: taken with it,
+    // with what coalesced into it).
+    check(asked_unknown || asked_before.has_value() || asked.has_value(), "a redraw comes only when one was asked for");
+    if (asked && *asked <= frame_at) asked.reset();
   } else if (asked_before && (!asked || *asked_before < *asked)) {
     asked = asked_before;  // not taken: still asked for
   }
@@ -438,6 +447,7 @@ void run_runtime_input(const std::uint8_t* data, std::size_t size) {
   options.messages_per_thread = 1 + w.in.below(16);
   options.join_deadline = Duration::max();  // every worker here finishes once told to stop
   w.rt = new WindowRuntime(w.clock.source(), options);
+  w.last_frame = w.clock.now();
   trace("start at %lld\n", static_cast<long long>(w.clock.now().since_origin().count()));
   while (!w.in.empty() && w.budget > 0) {
     const std::uint32_t step = w.in.below(8);

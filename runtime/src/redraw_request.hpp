@@ -2,7 +2,8 @@
 // (WindowRuntime::request_redraw_at and its kin), kept in one atomic so that any thread may ask.
 // Private to the library.
 //
-// Thread: ask() and wants_wake() from any thread; due(), take() and looked() on the UI thread.
+// Thread: ask(), claim_wake() and sooner_than_sleep() from any thread; due(), armed(), take() on
+// the UI thread.
 // Cost: a few atomic operations each; nothing allocates.
 #pragma once
 
@@ -41,14 +42,24 @@ class RedrawRequest {
   /// After an ask() from another thread made the instant sooner: whether to wake the loop,
   /// which sleeps for the instant it last looked at. True once per look.
   bool claim_wake() { return !rung_.exchange(true, std::memory_order_seq_cst); }
+  /// Whether `at` comes before what the loop sleeps until (armed()); while the loop is deciding
+  /// (between due() and armed()), always.
+  bool sooner_than_sleep(Instant at) const {
+    return at.since_origin().count() < sleep_.load(std::memory_order_seq_cst);
+  }
 
-  /// UI: the instant asked for, or nullopt; the loop is about to sleep for it (a later request
-  /// from another thread that is sooner wakes it again).
+  /// UI: the instant asked for, or nullopt; the loop is about to decide how long to sleep (a
+  /// request from another thread meanwhile wakes it: armed() says until when it sleeps).
   std::optional<Instant> due() {
+    sleep_.store(kNone, std::memory_order_seq_cst);
     rung_.store(false, std::memory_order_seq_cst);
     const std::int64_t ns = ns_.load(std::memory_order_seq_cst);
     if (ns == kNone) return std::nullopt;
     return Instant::at(kind_, Duration{ns});
+  }
+  /// UI: the loop sleeps until `until` (nullopt: until an event), having read due() before.
+  void armed(std::optional<Instant> until) {
+    sleep_.store(until ? until->since_origin().count() : kNone, std::memory_order_seq_cst);
   }
   /// UI, in a frame starting at `frame_start`: true (and the request is gone) when it is due by
   /// then; a request for a later instant stays.
@@ -65,6 +76,7 @@ class RedrawRequest {
   static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
   std::atomic<std::int64_t> ns_{kNone};  // since the clock's origin; kNone: nothing asked for
   std::atomic<bool> rung_{false};        // the waker ran since the UI thread last looked
+  std::atomic<std::int64_t> sleep_{kNone};  // what the loop sleeps until; kNone: until an event, or deciding
   ClockKind kind_;
 };
 

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -26,6 +27,7 @@ struct RuntimeLink {
   RedrawRequest redraw;           // the soonest "draw again at" instant asked for
   std::atomic<bool> alive{true};  // false once the runtime is gone: sends are dropped
   std::atomic<bool> bell{false};  // a worker posted since the UI thread last looked
+  std::atomic<std::int64_t> floor_ns{std::numeric_limits<std::int64_t>::min()};  // raise_floor()
   std::mutex mutex;               // guards waker and closed
   std::function<void()> waker;    // wakes the event loop; called on a worker thread
   bool closed = false;            // the runtime is gone: never call the waker again
@@ -45,36 +47,62 @@ struct RuntimeLink {
     if (bell.exchange(true, std::memory_order_acq_rel)) return;
     wake();
   }
-  /// Calls the waker (not once the runtime is gone). Thread: any.
+  /// Calls the waker (not once the runtime is gone), under `mutex`. Thread: any.
   void wake() {
     std::lock_guard lock(mutex);
-    if (!closed && waker) waker();
+    if (closed || !waker) return;
+    waking() = this;  // a request the waker makes itself knows the lock is held
+    waker();
+    waking() = nullptr;
   }
-  /// Asks for a frame at or after `at`, from any thread. Off the UI thread it wakes the loop
-  /// when the request is sooner than what the loop sleeps for, once per look (the UI thread
-  /// looks before it sleeps). Errors: closed once the runtime is gone; clock_mismatch for an
-  /// instant of another clock.
-  /// The same, `delay` (clamped at 0) from the time source's now. The source is read under
-  /// `mutex` and never once the runtime is gone: the clock behind it need only outlive the
-  /// runtime, not every handle. Thread: any. Errors: closed.
+  /// The latest instant the runtime has used (frames, changes): what "from now" counts from
+  /// when the source stepped back, as for timers. Raised by the UI thread.
+  void raise_floor(Instant t) {
+    const std::int64_t ns = t.since_origin().count();
+    std::int64_t seen = floor_ns.load(std::memory_order_relaxed);
+    while (ns > seen && !floor_ns.compare_exchange_weak(seen, ns, std::memory_order_release)) {
+    }
+  }
+  /// Asks for a frame `delay` (clamped at 0) from now: the source's reading, or the latest
+  /// instant the runtime used if the source is behind it. The source is read under `mutex` and
+  /// never once the runtime is gone: the clock behind it need only outlive the runtime, not
+  /// every handle. Thread: any (also the waker). Errors: closed.
   Status request_redraw_after(Duration delay) {
     Instant at;
     {
-      std::lock_guard lock(mutex);
+      std::unique_lock lock(mutex, std::defer_lock);
+      if (waking() != this) lock.lock();  // else the waker asks: this thread holds it
       if (closed) return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};
-      at = source.now() + std::max(delay, Duration::zero());
+      const Instant floor = Instant::at(source.kind(), Duration{floor_ns.load(std::memory_order_acquire)});
+      at = std::max(source.now(), floor) + std::max(delay, Duration::zero());
     }
     return request_redraw(at);
   }
+  /// Asks for a frame at or after `at`, from any thread. Off the UI thread it wakes the loop
+  /// when the request is sooner than what the loop sleeps for, once per look (the UI thread
+  /// looks before it sleeps); not from inside the waker, which is waking it. Errors: closed
+  /// once the runtime is gone; clock_mismatch for an instant of another clock.
   Status request_redraw(Instant at) {
     if (!alive.load(std::memory_order_acquire)) {
       return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};
     }
     const Result<bool> sooner = redraw.ask(at);
     if (!sooner) return sooner.error();
-    if (*sooner && std::this_thread::get_id() != ui_thread && redraw.claim_wake()) wake();
+    if (*sooner && std::this_thread::get_id() != ui_thread && waking() != this && redraw.sooner_than_sleep(at) &&
+        redraw.claim_wake()) {
+      wake();
+    }
     return {};
   }
+
+ private:
+  // The link whose waker this thread is running, if any.
+  static const RuntimeLink*& waking() {
+    thread_local const RuntimeLink* link = nullptr;
+    return link;
+  }
+
+ public:
 };
 
 }  // namespace cadence::detail

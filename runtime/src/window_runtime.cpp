@@ -115,8 +115,13 @@ struct WindowRuntime::Impl {
   /// already (a frame's start, or a change it applied). A clock that steps back does not make a
   /// timer paused at 98 ms resume as if it were 0 ms.
   Instant current() {
-    latest = later_of(latest, source.now());
+    raise_latest(source.now());
     return latest;
+  }
+  /// `latest` moves on to `t` if that is later; requests made off the UI thread count from it.
+  void raise_latest(Instant t) {
+    latest = later_of(latest, t);
+    link->raise_floor(latest);
   }
   /// When the next frame should run, read against the source's reading `now`: at once while
   /// worker messages wait; the next timer's instant, or a requested redraw's; while an animation
@@ -135,6 +140,7 @@ struct WindowRuntime::Impl {
       const Instant frame = now < floor ? now + options.frame_interval : grid_after(origin, options.frame_interval, floor);
       if (!due || frame < *due) due = frame;
     }
+    link->redraw.armed(due);  // the loop sleeps until then: a redraw asked for sooner wakes it
     return due;
   }
   /// Checks a timer or thread change against the tables and `set`, and records it there.
@@ -312,7 +318,8 @@ Status WindowRuntime::request_redraw_at(Instant at) {
 
 Status WindowRuntime::request_redraw_after(Duration delay) {
   if (!impl_->usable()) return impl_->refusal();
-  return impl_->link->request_redraw(impl_->source.now() + std::max(delay, Duration::zero()));
+  (void)impl_->current();  // what "now" is for the runtime: never before an instant it used
+  return impl_->link->request_redraw_after(delay);
 }
 
 RedrawHandle WindowRuntime::redraw_handle() const { return RedrawHandle(impl_->link); }
@@ -441,11 +448,13 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
     frame_start = floor;
   }
   impl_->last_frame = frame_start;
-  impl_->latest = later_of(impl_->latest, frame_start);
+  impl_->raise_latest(frame_start);
   if (impl_->link->redraw.take(frame_start)) changes.redraw_came();
   CallbackContext context(*this, changes, frame_start);
   const Impl::Running running(impl_->calls.running, changes);
   impl_->timers.run(frame_start, context, changes);
+  // A request for this instant that a callback made: this frame redraws for it, not another.
+  if (impl_->link->redraw.take(frame_start)) changes.redraw_came();
 }
 
 void WindowRuntime::run_threads(ChangeSet& changes) {
@@ -459,9 +468,12 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
                               std::string("run_threads() was called ") + why + ". No message was delivered"});
     return;
   }
-  CallbackContext context(*this, changes, impl_->last_frame ? *impl_->last_frame : impl_->current());
+  const Instant frame = impl_->last_frame ? *impl_->last_frame : impl_->current();
+  CallbackContext context(*this, changes, frame);
   const Impl::Running running(impl_->calls.running, changes);
   impl_->threads.run(context, changes);
+  // A request for this frame's instant that a write-back made: this frame redraws for it.
+  if (impl_->link->redraw.take(frame)) changes.redraw_came();
 }
 
 ApplyReport WindowRuntime::apply(ChangeSet changes) {

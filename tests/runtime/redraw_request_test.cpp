@@ -3,7 +3,10 @@
 // wins, one wake-up for many requests, nothing left over after the frame it asked for.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -161,6 +164,92 @@ TEST(RedrawHandleTest, AHandleAskingWhileItsRuntimeAndClockDieReadsNeither) {
   }
   asker.join();
   EXPECT_GT(refused.load(), 100);
+}
+
+
+// A waker that itself asks through a handle (a loop that wakes by asking for a frame) runs while
+// the runtime's lock is held: it must not wait for that lock again.
+TEST(RedrawHandleDeathTest, AWakerThatAsksThroughAHandleDoesNotDeadlock) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        alarm(10);  // a deadlock ends here, with SIGALRM
+        ManualClock clock;
+        WindowRuntime runtime(clock.source());
+        RedrawHandle handle = runtime.redraw_handle();
+        std::atomic<int> asked_in_waker{0};
+        runtime.set_waker([&] {
+          if (handle.after(1ms).ok()) ++asked_in_waker;
+          if (handle.at(clock.now()).ok()) ++asked_in_waker;
+        });
+        std::thread([&] { (void)handle.after(5ms); }).join();
+        std::_Exit(asked_in_waker.load() == 2 && runtime.next_wake() == 0ms ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(RedrawHandleTest, ARequestLaterThanWhatTheLoopSleepsForDoesNotWakeIt) {
+  ThreadLoop loop;
+  ASSERT_TRUE(loop.runtime().add_timer(TimerId::unique(), Timer::once(10ms, [](TimerCallbackInfo&) {})).ok());
+  ASSERT_EQ(loop.runtime().next_wake(), 10ms);  // the loop looked: it sleeps 10 ms
+  RedrawHandle handle = loop.runtime().redraw_handle();
+  std::thread([&] { EXPECT_TRUE(handle.after(1s).ok()); }).join();
+  EXPECT_EQ(loop.wakes(), 0) << "1 s is not sooner than the 10 ms the loop sleeps for";
+  std::thread([&] { EXPECT_TRUE(handle.after(5ms).ok()); }).join();
+  EXPECT_EQ(loop.wakes(), 1) << "5 ms is";
+  EXPECT_EQ(loop.runtime().next_wake(), 5ms);
+  (void)loop.clock().advance(5ms);
+  (void)loop.frame();
+  std::thread([&] { EXPECT_TRUE(handle.after(1s).ok()); }).join();  // before the loop looks again
+  EXPECT_EQ(loop.runtime().next_wake(), 5ms) << "the timer; the request is not lost either way";
+  (void)loop.clock().advance(5ms);
+  (void)loop.frame();
+  EXPECT_EQ(loop.runtime().next_wake(), 995ms);
+}
+
+TEST_F(RedrawRequestTest, AfterAClockStepBackARedrawAndATimerOfTheSameDelayComeTogether) {
+  (void)frame(1000);
+  ASSERT_TRUE(clock.set(at_ms(500)).ok());  // the source steps back
+  ASSERT_TRUE(runtime.request_redraw_after(100ms).ok());
+  bool ran = false;
+  ASSERT_TRUE(runtime.add_timer(TimerId::unique(), Timer::once(100ms, [&](TimerCallbackInfo&) { ran = true; })).ok());
+  const std::optional<Duration> wake = runtime.next_wake();
+  ASSERT_TRUE(wake);
+  ASSERT_TRUE(clock.advance(*wake - 1ns).ok());
+  EXPECT_EQ(runtime.poll(clock.now()).redraws_came, 0u);
+  EXPECT_FALSE(ran);
+  ASSERT_TRUE(clock.advance(1ns).ok());
+  const ApplyReport r = runtime.poll(clock.now());
+  EXPECT_EQ(r.redraws_came, 1u);
+  EXPECT_TRUE(ran) << "both count from the runtime's time, which never goes back";
+}
+
+TEST_F(RedrawRequestTest, ARequestForNowFromACallbackIsDrawnByThatFrameAlone) {
+  ASSERT_TRUE(runtime
+                  .add_timer(TimerId::unique(), Timer::once(100ms, [](TimerCallbackInfo& info) {
+                               EXPECT_TRUE(info.context.request_redraw_after(0ms).ok());
+                             }))
+                  .ok());
+  const ApplyReport r = frame(100);
+  EXPECT_EQ(r.redraws_came, 1u);
+  EXPECT_EQ(r.update, Update::redraw_window);
+  EXPECT_EQ(runtime.next_due(), std::nullopt) << "no second frame at the same instant";
+}
+
+TEST_F(RedrawRequestTest, ARequestForNowFromAWriteBackIsDrawnByThatFrameAlone) {
+  const ThreadId id = ThreadId::unique();
+  ASSERT_TRUE(runtime
+                  .start_thread(id, Thread::create(0, 0, [](int, ThreadSender<int>& out, ThreadReceiver&) {
+                    out.write_back([](int&, CallbackContext& ctx) { EXPECT_TRUE(ctx.request_redraw_after(0ms).ok()); });
+                  }))
+                  .ok());
+  std::size_t came = 0;
+  for (int i = 0; i < 2000 && runtime.has_thread(id); ++i) {
+    came += runtime.poll(clock.now()).redraws_came;
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(came, 1u);
+  EXPECT_EQ(runtime.next_due(), std::nullopt);
 }
 
 }  // namespace

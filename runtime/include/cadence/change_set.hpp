@@ -25,8 +25,9 @@
 // holds, whose captures' destructors may call the runtime.
 #pragma once
 
-#include <string>
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -144,11 +145,12 @@ class ChangeSet {
     timers_run_ += timers;
     thread_messages_ += thread_messages;
   }
-  /// The frame reached the instant a redraw was asked for at (the runtime does this): a redraw,
-  /// counted apart from timers and messages. O(1).
+  /// The frame reached the instant a redraw was asked for at (the runtime does this, once or
+  /// twice a frame: before the callbacks and after them): a redraw, noted apart from timers and
+  /// messages, once per set. O(1).
   void redraw_came() noexcept {
     request(Update::redraw_window);
-    ++redraws_came_;
+    redraws_came_ = 1;
   }
   /// Moves every change of `later` to the end of this set, in order, and merges its redraw
   /// request. `later` is left empty. Cost: O(changes moved).
@@ -161,7 +163,7 @@ class ChangeSet {
     }
     request(later.update_);
     count_ran(later.timers_run_, later.thread_messages_);
-    redraws_came_ += later.redraws_came_;
+    redraws_came_ = std::max(redraws_came_, later.redraws_came_);
     later = ChangeSet{};
   }
 

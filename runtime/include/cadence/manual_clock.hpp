@@ -50,7 +50,8 @@ class CADENCE_RUNTIME_API ManualClock {
   /// The current time. Thread: any. Cost: one atomic load.
   Instant now() const noexcept;
 
-  /// A TimeSource that reads this clock. The clock must outlive every copy of the source.
+  /// A TimeSource that reads this clock. The clock must outlive every read of the source: a
+  /// runtime reads it until it is destroyed, a RedrawHandle never after that.
   TimeSource source() const;
 
   /// Moves time forward by `d` (saturating at the end of the timeline).

@@ -188,12 +188,16 @@ class CADENCE_RUNTIME_API WindowRuntime {
   /// and the first frame whose start reaches it reports a redraw (ApplyReport::redraws_came) and
   /// forgets it. Requests coalesce to the soonest: the frame it brings redraws, and a widget that
   /// needs a later one asks again when it draws (immediate mode does, in every drawn frame).
-  /// For a widget that will look different at an instant it knows (its own caret, a fade).
-  /// O(1), no allocation. Errors: clock_mismatch for another clock's instant (nothing changes);
-  /// wrong_thread, closed (off the UI thread, use redraw_handle()). Re-entry: at once, anywhere.
+  /// A timer callback or write-back that asks for its own frame's instant (or before) gets that
+  /// frame, not another. For a widget that will look different at an instant it knows (its own
+  /// caret, a fade). The end of the timeline counts as one nanosecond before it.
+  /// O(1); allocates only an error's message. Errors: clock_mismatch for another clock's
+  /// instant (nothing changes); wrong_thread, closed (off the UI thread, use redraw_handle()).
+  /// Re-entry: at once, anywhere.
   Status request_redraw_at(Instant at);
-  /// The same, `delay` from the time source's now (not from the next frame; <= 0: the next
-  /// frame). Errors, re-entry: as request_redraw_at.
+  /// The same, `delay` from now (not from the next frame; <= 0: the next frame): the time
+  /// source's reading, or, if the source stepped back behind an instant the runtime has used,
+  /// that instant, as a timer added now counts. Errors, re-entry: as request_redraw_at.
   Status request_redraw_after(Duration delay);
   /// A handle that asks for such frames from any thread, and outlives the runtime safely
   /// (redraw_handle.hpp). O(1). Re-entry: anywhere. Thread: any.
@@ -247,7 +251,8 @@ class CADENCE_RUNTIME_API WindowRuntime {
   /// Sets the function a worker calls to wake the event loop after it posts into an empty
   /// channel (glfwPostEmptyEvent for a GLFW window): once per batch, never per message. It runs
   /// on worker threads and is never called once the runtime is gone; it must be quick and must
-  /// not block or call the runtime (workers that post meanwhile wait for it). The old waker is
+  /// not block or call the runtime (workers that post meanwhile wait for it); it may ask for a
+  /// frame through a RedrawHandle, which then wakes nothing more. The old waker is
   /// destroyed after the new one is in place. Re-entry: anywhere, the old waker's destructor
   /// included; while the runtime is destroyed (or from another thread) it changes nothing.
   void set_waker(std::function<void()> waker);
