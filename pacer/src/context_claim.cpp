@@ -110,18 +110,21 @@ FramePacer* ContextClaim::pacer_of(const ImGuiContext* context) noexcept {
 }
 
 std::optional<Error> ContextClaim::refuse(const char* call, bool needs_current) const {
-  const std::string what = std::string("FramePacer::") + call + ": ";
+  // Every frame asks: nothing is built unless there is something to say.
+  const auto error = [call](Errc code, const char* why) {
+    return Error{code, std::string("FramePacer::") + call + ": " + why + "; nothing was done"};
+  };
   if (watch_->gone) {
-    return Error{Errc::closed, what + "its ImGui context was destroyed (ImGui::DestroyContext) while the pacer lives: "
-                                      "destroy the pacer first; nothing was done"};
+    return error(Errc::closed, "its ImGui context was destroyed (ImGui::DestroyContext) while the pacer lives: "
+                               "destroy the pacer first");
   }
   if (std::this_thread::get_id() != owner_) {
-    return Error{Errc::wrong_thread, what + "called from another thread than the one that created the pacer: call it on "
-                                            "that (UI) thread; nothing was done"};
+    return error(Errc::wrong_thread, "called from another thread than the one that created the pacer: call it on "
+                                     "that (UI) thread");
   }
   if (needs_current && ImGui::GetCurrentContext() != context_) {
-    return Error{Errc::invalid_argument, what + "the pacer's ImGui context is not the current one: call "
-                                                "ImGui::SetCurrentContext(pacer.imgui_context()) first; nothing was done"};
+    return error(Errc::invalid_argument, "the pacer's ImGui context is not the current one: call "
+                                         "ImGui::SetCurrentContext(pacer.imgui_context()) first");
   }
   return std::nullopt;
 }
