@@ -2,11 +2,12 @@
 // window. FramePacer (frame_pacer.hpp) gathers the facts (what the runtime's frame ran, what
 // ImGui's state says after a frame) and applies these rules; tests drive them directly.
 // The rules themselves are documented in cadence/frame_pacer.hpp, "When a frame is drawn".
-// Private to cadence::pacer.
+// Private to cadence::pacer (exported from a shared build for its tests only).
 #pragma once
 
 #include <optional>
 
+#include "cadence/export.hpp"
 #include "cadence/time.hpp"
 #include "imgui_timing.hpp"
 
@@ -33,8 +34,8 @@ enum class Draw : unsigned char {
 /// How long the loop may sleep: zero while frames are owed, input waits or the caret toggled;
 /// else the sooner of the settle frame and the runtime's own wake; nullopt for "until an event".
 /// While hidden, only the runtime's. O(1).
-std::optional<Duration> wake_in(const PaceState& s, bool caret_toggled, std::optional<Duration> runtime_wake,
-                                Instant now);
+CADENCE_PACER_API std::optional<Duration> wake_in(const PaceState& s, bool caret_toggled,
+                                                  std::optional<Duration> runtime_wake, Instant now);
 
 /// What one iteration draws, after the runtime's frame ran at `frame_start` (its report already
 /// owed its frames). `asked`: a timer or worker asked for a redraw, or worker messages came.
@@ -45,7 +46,7 @@ struct Iteration {
   bool settle_only = false; ///< nothing but the settle check asked for it (AwakeWatch)
 };
 /// Consumes the input mark, and owes the two frames after input when `settle_frames` is off.
-Iteration decide(PaceState& s, Instant frame_start, bool caret_toggled, bool asked, bool settle_frames);
+CADENCE_PACER_API Iteration decide(PaceState& s, Instant frame_start, bool caret_toggled, bool asked, bool settle_frames);
 
 /// What ImGui's state says after a drawn frame, and the frame's own facts.
 struct DrawnFrame {
@@ -75,7 +76,7 @@ std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool 
 /// The instant ImGui's own timing asks for, before it is put on the frame grid: `next_in`
 /// seconds after `start`, plus the margin; nullopt for none or for one beyond a day away (a
 /// delay set to "never"). From `f` and the repeat counter of `s` (updated by the caller).
-std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f);
+CADENCE_PACER_API std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f);
 
 template <class FrameAfter>
 std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool settle_frames, Duration frame_interval,
