@@ -364,7 +364,9 @@ void World::act(Where where, CallbackContext* ctx, const std::shared_ptr<Instanc
       } else {  // a redraw at an instant: past, now, near or far
         const Instant at = in.flag() ? clock.now() + in.duration() : clock.now() - in.duration();
         if (r.request_redraw_at(at).ok() && !asked_unknown) {
-          if (!asked || at < *asked) asked = at;
+          // The end of the timeline counts as one nanosecond before it (request_redraw_at).
+          const Instant counted = std::min(at, Instant::max_for(at.kind()) - Duration{1});
+          if (!asked || counted < *asked) asked = counted;
           const std::optional<Instant> due = r.next_due();
           // Never later than the redraw asked for, or than now for one asked for in the past.
           check(due.has_value() && *due <= later_of(*asked, clock.now()), "next_due() is never later than a redraw asked for",
