@@ -83,6 +83,12 @@ struct World {
   std::optional<Instant> stall;  // timers due at or before it may run late
   std::optional<Instant> asked;  // the soonest redraw asked for (request_redraw_*) and not yet taken
   bool asked_unknown = false;    // a frame by hand ran: `asked` may no longer say what waits
+  // A redraw a destructor asked for during a frame, for that frame's instant or before: the frame
+  // takes it when a callback set the destructor off, the next frame when applying the changes did
+  // (request_redraw_at promises the frame only to callbacks). It explains one redraw, no more.
+  std::optional<Instant> torn;   // such requests of the frames in progress
+  std::optional<Instant> maybe;  // such a request that the last frame may or may not have taken
+  int polling = 0;               // frames in progress (destructors nest them)
   Instant last_frame;            // where frames may start: the runtime's origin, then its last frame
 
   int depth = 0;                // actions in progress: callbacks and destructors nest them
@@ -367,10 +373,13 @@ void World::act(Where where, CallbackContext* ctx, const std::shared_ptr<Instanc
           // The end of the timeline counts as one nanosecond before it (request_redraw_at).
           const Instant counted = std::min(at, Instant::max_for(at.kind()) - Duration{1});
           if (!asked || counted < *asked) asked = counted;
+          if (where == Where::destructor && polling > 0 && (!torn || counted < *torn)) torn = counted;
           const std::optional<Instant> due = r.next_due();
-          // Never later than the redraw asked for, or than now for one asked for in the past.
-          check(due.has_value() && *due <= later_of(*asked, clock.now()), "next_due() is never later than a redraw asked for",
-                "asked for at " + ns(*asked) + ", now " + ns(clock.now()) + ", next due " + (due ? ns(*due) : "none"));
+          // Never later than the redraw asked for, or than now for one asked for in the past. In
+          // a frame, its takes may have taken the earlier ones already: this one waits for sure.
+          const Instant bound = polling > 0 ? counted : *asked;
+          check(due.has_value() && *due <= later_of(bound, clock.now()), "next_due() is never later than a redraw asked for",
+                "asked for at " + ns(bound) + ", now " + ns(clock.now()) + ", next due " + (due ? ns(*due) : "none"));
         }
       }
       break;
@@ -397,8 +406,12 @@ void World::frame() {
   trace("frame at %lld (next due %lld)\n", static_cast<long long>(now.since_origin().count()),
         due ? static_cast<long long>(due->since_origin().count()) : -1LL);
   const std::optional<Instant> asked_before = std::exchange(asked, std::nullopt);
+  const std::optional<Instant> maybe_before = std::exchange(maybe, std::nullopt);
   const Instant frame_at = later_of(last_frame, now);  // a clock behind the last frame: that frame's instant
+  ++polling;
   const ApplyReport report = rt->poll(now);
+  --polling;
+  const std::optional<Instant> torn_here = polling == 0 ? std::exchange(torn, std::nullopt) : torn;
   trace("frame done: applied %zu, %zu failures\n", report.applied, report.failures.size());
   // The frame ran: not refused inside another call (from inside a frame its refusals are handed
   // on to that frame: deferred), nor while the runtime closes.
@@ -415,10 +428,15 @@ void World::frame() {
   if (report.redraws_came > 0) {
     // Asked for before the frame, or by one of its callbacks (for its instant: taken with it,
     // with what coalesced into it).
-    check(asked_unknown || asked_before.has_value() || asked.has_value(), "a redraw comes only when one was asked for");
-    if (asked && *asked <= frame_at) asked.reset();
-  } else if (asked_before && (!asked || *asked_before < *asked)) {
-    asked = asked_before;  // not taken: still asked for
+    check(asked_unknown || asked_before.has_value() || asked.has_value() || maybe_before.has_value(),
+          "a redraw comes only when one was asked for");
+    if (asked && *asked <= frame_at) {
+      asked.reset();
+      if (torn_here && *torn_here <= frame_at) maybe = torn_here;
+    }
+  } else {
+    if (asked_before && (!asked || *asked_before < *asked)) asked = asked_before;  // not taken: still asked for
+    if (!ran) maybe = maybe_before;
   }
   for (const Failure& f : report.failures) trace("  failure %llu: %s\n", static_cast<unsigned long long>(f.timer.value), f.error.message.c_str());
 }
