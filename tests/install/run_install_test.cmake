@@ -30,8 +30,13 @@ run_step("configure consumer" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK
   "-DCMAKE_PREFIX_PATH=${prefix}" ${forwarded})
 run_step("build consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer")
 run_step("run consumer" "${WORK_DIR}/consumer/consumer")
-if(EXISTS "${BUILD_DIR}/window" AND NOT EXISTS "${WORK_DIR}/consumer/window_consumer")
-  message(FATAL_ERROR "cadence::window was built but the consumer could not find it")
+foreach(part IN ITEMS pacer window sdl)
+  if(EXISTS "${BUILD_DIR}/${part}" AND NOT EXISTS "${WORK_DIR}/consumer/${part}_consumer")
+    message(FATAL_ERROR "cadence::${part} was built but the consumer could not find it")
+  endif()
+endforeach()
+if(EXISTS "${WORK_DIR}/consumer/pacer_consumer")
+  run_step("run pacer consumer" "${WORK_DIR}/consumer/pacer_consumer")
 endif()
 
 # The same prefix through pkg-config alone: `c++ main.cpp $(pkg-config --cflags --libs cadence)`.
