@@ -16,6 +16,9 @@ namespace cadence::detail {
 struct ContextClaim::Watch {
   std::atomic<bool> gone{false};  // ImGui::DestroyContext ran for the context
   ImGuiID hook = 0;
+  ImGuiID new_frame_hook = 0;
+  void (*new_frame)(void*) = nullptr;  // on_new_frame()
+  void* new_frame_data = nullptr;
 };
 
 namespace {
@@ -83,6 +86,19 @@ ContextClaim::ContextClaim(ImGuiContext* context, FramePacer*)
     forget(ctx);  // a new context may come at the same address
   };
   watch_->hook = ImGui::AddContextHook(context, &hook);
+  ImGuiContextHook new_frame;
+  new_frame.Type = ImGuiContextHookType_NewFramePost;
+  new_frame.UserData = watch_;
+  new_frame.Callback = [](ImGuiContext*, ImGuiContextHook* h) {
+    const Watch& w = *static_cast<Watch*>(h->UserData);
+    if (w.new_frame != nullptr) w.new_frame(w.new_frame_data);
+  };
+  watch_->new_frame_hook = ImGui::AddContextHook(context, &new_frame);
+}
+
+void ContextClaim::on_new_frame(void (*fn)(void*), void* data) noexcept {
+  watch_->new_frame = fn;
+  watch_->new_frame_data = data;
 }
 
 ContextClaim::ContextClaim(ContextClaim&& other) noexcept
@@ -94,6 +110,7 @@ ContextClaim::~ContextClaim() {
     const std::lock_guard lock(registry_mutex());
     if (!watch_->gone) {
       ImGui::RemoveContextHook(context_, watch_->hook);
+      ImGui::RemoveContextHook(context_, watch_->new_frame_hook);
       forget(context_);
     }
   }

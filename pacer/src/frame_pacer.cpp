@@ -58,6 +58,7 @@ Result<std::unique_ptr<FramePacer>> FramePacer::create(ImGuiContext* imgui, Pace
   if (!claim) return claim.error();
   pacer->impl_ = std::make_unique<Impl>(imgui, std::move(options), std::move(**claim));
   if (!pacer->impl_->options.settle_frames) pacer->impl_->pace.frames_owed = 2;  // ImGui's two start-up frames
+  pacer->impl_->claim.on_new_frame([](void* impl) { static_cast<Impl*>(impl)->before_widgets(); }, pacer->impl_.get());
   std::function<void(FramePacer&)> hook;
   {
     const std::lock_guard lock(hook_mutex());
@@ -76,6 +77,7 @@ void FramePacer::set_created_hook(std::function<void(FramePacer&)> hook) {
 
 FramePacer::~FramePacer() {
   if (!impl_) return;  // create() failed
+  impl_->claim.on_new_frame(nullptr, nullptr);
   // Stops and joins the threads; destroyed in place, so that app code its destruction runs (an
   // abandoned finish callback, a timer capture's destructor) that reaches it through this pacer
   // finds it, refusing changes as it is destroyed, not a null pointer (unique_ptr::reset()
@@ -243,8 +245,9 @@ void FramePacer::new_frame() {
   io.DeltaTime = static_cast<float>(std::max(dt, 1e-5));
   const detail::FrameHooks hooks{*p.runtime, p.frame_start, io};
   p.timers.before_new_frame(hooks);
-  ImGui::NewFrame();
-  p.timers.before_widgets(hooks);
+  p.widgets_pending = true;
+  ImGui::NewFrame();  // its NewFramePost hook runs the timers' before-widgets hooks (Impl::before_widgets)
+  p.before_widgets();  // done already, unless the hook was taken out
   p.ui_context.emplace(*p.runtime, p.ui_changes, p.frame_start);
 }
 

@@ -25,6 +25,13 @@ struct FramePacer::Impl {
     frame_start = runtime->now();
   }
 
+  /// The system timers' hooks before the widgets, from the claim's NewFramePost hook: before any
+  /// widget, the ones that hooks added after the pacer draw included. Once per new_frame().
+  void before_widgets() {
+    if (!std::exchange(widgets_pending, false)) return;
+    timers.before_widgets(detail::FrameHooks{*runtime, frame_start, ImGui::GetIO()});
+  }
+
   /// The pacer's Impl, for the pacer's own files (Volatile).
   static Impl& of(FramePacer& pacer) noexcept { return *pacer.impl_; }
 
@@ -34,6 +41,7 @@ struct FramePacer::Impl {
   WindowStats stats;
   detail::PaceState pace;
   bool building = false;       // between begin() that drew and render()
+  bool widgets_pending = false;  // new_frame() called ImGui::NewFrame: its NewFramePost hook is next
   bool hidden_pending = false;  // set_hidden from inside the runtime's frame: applied right after it
   bool want_hidden = false;     // what set_hidden asked last
   bool redraw_all_asked = false;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ImGui context hooks
 
 #include <cmath>
 #include <functional>
@@ -107,6 +108,60 @@ TEST_F(FramePacerTest, AFocusedTextFieldWakesForTheCaretAlone) {
   EXPECT_EQ(drawn.size(), 10u) << "one frame per caret toggle, every 530 ms";
   EXPECT_EQ(pacer->stats().frames_drawn - before, drawn.size());
   for (std::size_t i = 1; i < drawn.size(); ++i) EXPECT_EQ(drawn[i] - drawn[i - 1], 530ms) << i;
+}
+
+// Tools draw into an app's frames from ImGui's own hooks (a test harness, an overlay): a text
+// field drawn from a NewFramePost hook added after the pacer blinks as the app's own would. A
+// frame asked for in the middle of each blink phase, long after the frame before it, shows the
+// caret as that frame did (the field used to be drawn before the pacer's hooks ran, so that a
+// long sleep showed the caret in a hidden phase).
+TEST_F(FramePacerTest, AFieldDrawnFromALaterNewFrameHookBlinksAsTheAppsOwn) {
+  auto pacer = make();
+  struct Hooked {
+    char text[32] = "abc";
+    bool focus = true;
+    std::vector<bool> caret;  // per frame drawn: the caret shown, by ImGui's own rule
+  } hooked;
+  ImGuiContextHook draw{};
+  draw.Type = ImGuiContextHookType_NewFramePost;
+  draw.UserData = &hooked;
+  draw.Callback = [](ImGuiContext*, ImGuiContextHook* h) {
+    Hooked& f = *static_cast<Hooked*>(h->UserData);
+    ImGui::Begin("Hooked");
+    if (std::exchange(f.focus, false)) ImGui::SetKeyboardFocusHere();
+    ImGui::InputText("##f", f.text, sizeof f.text);
+    ImGui::End();
+    // What the field drew its caret from (ImGui 1.86-1.92: shown while the phase is <= 0 or
+    // within the first 0.8 s of each 1.2 s).
+    const float anim = ImGui::GetCurrentContext()->InputTextState.CursorAnim;
+    f.caret.push_back(anim <= 0.0f || std::fmod(anim, 1.2f) <= 0.8f);
+  };
+  const ImGuiID draw_id = ImGui::AddContextHook(imgui.context(), &draw);
+
+  (void)run(*pacer, 1s, [] {});
+  std::vector<Instant> toggled;
+  while (toggled.empty()) toggled = run(*pacer, 1ms, [] {});  // to the next toggle
+  Instant toggle = toggled[0];
+  std::vector<bool> shown_by_phase;
+  for (int phase = 0; phase < 6; ++phase) {
+    const bool screen = hooked.caret.back();
+    // Halfway to the next toggle: a frame drawn then must show what the screen shows.
+    ASSERT_TRUE(pacer->runtime().request_redraw_at(toggle + 265ms).ok());
+    const std::size_t before = hooked.caret.size();
+    const std::vector<Instant> asked = run(*pacer, toggle + 265ms - clock.now(), [] {});
+    ASSERT_GE(asked.size(), 1u);
+    EXPECT_EQ(hooked.caret[before], screen) << "phase " << phase << ": a frame 265 ms into it differs from the screen";
+    EXPECT_EQ(asked.size(), 1u) << "phase " << phase << ": the asked-for frame started a settle check";
+    shown_by_phase.push_back(screen);
+    toggled = run(*pacer, toggle + 530ms - clock.now(), [] {});
+    ASSERT_EQ(toggled.size(), 1u) << "phase " << phase;
+    EXPECT_EQ(toggled[0] - toggle, 530ms) << "phase " << phase;
+    toggle = toggled[0];
+  }
+  for (std::size_t i = 1; i < shown_by_phase.size(); ++i) {
+    EXPECT_NE(shown_by_phase[i], shown_by_phase[i - 1]) << "the caret blinks: phase " << i;
+  }
+  ImGui::RemoveContextHook(imgui.context(), draw_id);
 }
 
 TEST_F(FramePacerTest, IoDeltaTimeIsTheTimeBetweenDrawnFramesOnTheClock) {

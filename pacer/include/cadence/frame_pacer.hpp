@@ -220,8 +220,10 @@ class CADENCE_PACER_API FramePacer {
   FrameKind begin();
   /// Instead of ImGui::NewFrame(), after the backends' own NewFrame: sets io.DeltaTime to the
   /// time since the last drawn frame on the runtime's clock, hands ImGui the scroll momentum's
-  /// motion, calls ImGui::NewFrame() and the system timers' hooks. The pacer's ImGui context
-  /// must be current.
+  /// motion, calls ImGui::NewFrame() and the system timers' hooks. Those run at the end of
+  /// ImGui::NewFrame, from a NewFramePost context hook that create() added: before every widget,
+  /// the ones that tools draw from their own NewFramePost hooks, added later, included. The
+  /// pacer's ImGui context must be current.
   void new_frame();
   /// Between new_frame() and render(): schedules timers and threads on the runtime, applied in
   /// render(); its instant is the frame's. Used outside a frame, what it schedules is applied
