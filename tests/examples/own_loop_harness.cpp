@@ -6,7 +6,12 @@
 //   1. idle: 4 s with the text field focused; wake-ups a second (target <= 2.5), frames drawn,
 //      CPU time (all threads, the software renderer's included);
 //   2. latency: a worker posts 100 values 20 ms apart; for each, the time from its post to the
-//      ImGui::Render of the first frame that shows it (targets: median <= 5 ms, p99 <= 20 ms).
+//      ImGui::Render of the first frame that shows it (targets: median <= 5 ms, p99 <= 20 ms);
+//   3. fidelity: text typed into the field, its caret blinking, a Backspace, a worker's post; at
+//      checkpoints between them, what the screen shows (the last frame drawn) must equal a frame
+//      drawn at that instant, as a program drawing every frame would show it: the same
+//      triangles, vertices, textures and clip rectangles. The examples' io.Framerate line, the
+//      one the diff marks Volatile, is held at one value for this phase.
 // Prints the figures and exits non-zero when a target is missed, then closes the example's window.
 #include <cadence/frame_pacer.hpp>
 #include <imgui.h>
@@ -21,6 +26,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
+#include <functional>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -39,6 +46,9 @@ constexpr int kPosts = 100;
 constexpr auto kIdleStart = 1500ms;
 constexpr auto kIdleLength = 4s;
 constexpr auto kPostEvery = 20ms;
+constexpr auto kFidelityStart = kIdleStart + kIdleLength + kPosts * kPostEvery + 500ms;
+constexpr int kFidelityValue = 1000;  // the fidelity phase's worker posts it
+constexpr int kCheckpoints = 6;
 
 struct Probe {
   cadence::FramePacer* pacer = nullptr;
@@ -53,6 +63,12 @@ struct Probe {
   std::uint64_t idle_runs = 0, idle_drawn = 0;
   double idle_cpu = 0;
   bool idle_focused = false;  // the text field was active when the idle phase began and ended
+  bool fidelity = false;       // the fidelity phase runs: frames are fingerprinted
+  std::uint64_t screen = 0;    // the fingerprint of the last frame drawn: what the screen shows
+  const char* checkpoint = nullptr;  // a checkpoint waits for the frame drawn at its instant
+  std::uint64_t checkpoint_screen = 0;
+  int checkpoints_passed = 0;
+  std::vector<std::pair<const char*, std::uint64_t>> checkpoint_frames;  // each checkpoint's frame
   int failures = 0;
 };
 Probe probe;
@@ -65,6 +81,7 @@ double cpu_seconds() {
 }
 
 void draw_probe(ImGuiContext*, ImGuiContextHook*) {
+  if (probe.fidelity) ImGui::GetIO().Framerate = 60.0f;  // the Volatile line, held (see the top)
   ImGui::SetNextWindowPos(ImVec2(20, 520), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(320, 90), ImGuiCond_Always);
   if (probe.focus) ImGui::SetNextWindowFocus();
@@ -78,8 +95,51 @@ void draw_probe(ImGuiContext*, ImGuiContextHook*) {
   probe.shown = probe.received;
 }
 
+// What the renderer draws: every triangle's vertices in order, each with its command's texture
+// and clip rectangle (how ImGui splits them into commands and buffers does not show). FNV-1a.
+std::uint64_t fingerprint(const ImDrawData& data) {
+  std::uint64_t h = 1469598103934665603ull;
+  const auto mix = [&h](const void* bytes, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(bytes)[i]) * 1099511628211ull;
+  };
+  mix(&data.DisplaySize, sizeof data.DisplaySize);
+  for (int l = 0; l < data.CmdListsCount; ++l) {
+    const ImDrawList& list = *data.CmdLists[l];
+    for (const ImDrawCmd& cmd : list.CmdBuffer) {
+      if (cmd.UserCallback != nullptr) continue;
+      const ImTextureID texture = cmd.GetTexID();
+      for (unsigned int i = 0; i < cmd.ElemCount; ++i) {
+        const ImDrawVert& v = list.VtxBuffer[static_cast<int>(cmd.VtxOffset + list.IdxBuffer[static_cast<int>(cmd.IdxOffset + i)])];
+        mix(&texture, sizeof texture);
+        mix(&cmd.ClipRect, sizeof cmd.ClipRect);
+        mix(&v.pos, sizeof v.pos);
+        mix(&v.uv, sizeof v.uv);
+        mix(&v.col, sizeof v.col);
+      }
+    }
+  }
+  return h;
+}
+
+// After ImGui::Render: the checkpoint's frame is compared with what the screen showed before it.
+void after_render(ImGuiContext*, ImGuiContextHook*) {
+  if (!probe.fidelity) return;
+  const std::uint64_t drawn = fingerprint(*ImGui::GetDrawData());
+  if (probe.checkpoint != nullptr) {
+    probe.checkpoint_frames.emplace_back(probe.checkpoint, drawn);
+    if (drawn == probe.checkpoint_screen) {
+      ++probe.checkpoints_passed;
+    } else {
+      std::printf("FAIL: fidelity at \"%s\": the screen differs from a frame drawn at that instant\n", probe.checkpoint);
+      ++probe.failures;
+    }
+    probe.checkpoint = nullptr;
+  }
+  probe.screen = drawn;
+}
+
 void on_render(ImGuiContext*, ImGuiContextHook*) {
-  if (probe.shown < 0 || probe.shown == probe.measured) return;
+  if (probe.shown < 0 || probe.shown >= kPosts || probe.shown == probe.measured) return;
   probe.measured = probe.shown;
   const auto posted = Steady::time_point(Steady::duration(probe.posted[static_cast<std::size_t>(probe.shown)].load()));
   probe.latency_ms.push_back(std::chrono::duration<double, std::milli>(Steady::now() - posted).count());
@@ -92,6 +152,40 @@ void close_example() {
   SDL_PushEvent(&quit);
 #else
   glfwSetWindowShouldClose(glfwGetCurrentContext(), GLFW_TRUE);
+#endif
+}
+
+// Input as the window system delivers it: SDL events pushed on SDL's queue; for GLFW, which
+// cannot synthesise events, a call of the callback chain GLFW would call (cadence's, then ImGui's).
+void type_text(const char* text) {
+#if defined(CADENCE_HARNESS_SDL)
+  SDL_Event e{};
+  e.type = SDL_TEXTINPUT;
+  e.text.windowID = SDL_GetWindowID(SDL_GL_GetCurrentWindow());
+  std::strncpy(e.text.text, text, sizeof e.text.text - 1);
+  SDL_PushEvent(&e);
+#else
+  GLFWwindow* window = glfwGetCurrentContext();
+  const GLFWcharfun chain = glfwSetCharCallback(window, nullptr);
+  glfwSetCharCallback(window, chain);
+  for (const char* c = text; *c != '\0'; ++c) chain(window, static_cast<unsigned int>(*c));
+#endif
+}
+
+void backspace(bool down) {
+#if defined(CADENCE_HARNESS_SDL)
+  SDL_Event e{};
+  e.type = down ? SDL_KEYDOWN : SDL_KEYUP;
+  e.key.windowID = SDL_GetWindowID(SDL_GL_GetCurrentWindow());
+  e.key.state = down ? SDL_PRESSED : SDL_RELEASED;
+  e.key.keysym.scancode = SDL_SCANCODE_BACKSPACE;
+  e.key.keysym.sym = SDLK_BACKSPACE;
+  SDL_PushEvent(&e);
+#else
+  GLFWwindow* window = glfwGetCurrentContext();
+  const GLFWkeyfun chain = glfwSetKeyCallback(window, nullptr);
+  glfwSetKeyCallback(window, chain);
+  chain(window, GLFW_KEY_BACKSPACE, glfwGetKeyScancode(GLFW_KEY_BACKSPACE), down ? GLFW_PRESS : GLFW_RELEASE, 0);
 #endif
 }
 
@@ -112,6 +206,21 @@ void report() {
   if (wakeups > 2.5) {
     std::printf("FAIL: more than 2.5 wake-ups a second with a focused text field\n");
     ++probe.failures;
+  }
+  std::printf("own-loop fidelity: %d of %d checkpoints show what a frame drawn then shows\n", probe.checkpoints_passed,
+              kCheckpoints);
+  if (probe.checkpoints_passed != kCheckpoints) {
+    std::printf("FAIL: %d fidelity checkpoints failed or were not reached\n", kCheckpoints - probe.checkpoints_passed);
+    ++probe.failures;
+  }
+  // Something changed between each two checkpoints (the caret, the text, the worker's value):
+  // equal frames would mean the input missed the field, and the comparison proved nothing.
+  for (std::size_t i = 1; i < probe.checkpoint_frames.size(); ++i) {
+    if (probe.checkpoint_frames[i].second == probe.checkpoint_frames[i - 1].second) {
+      std::printf("FAIL: the frames at \"%s\" and \"%s\" are the same; the input did not reach the field\n",
+                  probe.checkpoint_frames[i - 1].first, probe.checkpoint_frames[i].first);
+      ++probe.failures;
+    }
   }
   if (probe.latency_ms.size() != kPosts) {
     std::printf("FAIL: %zu of %d worker posts were drawn\n", probe.latency_ms.size(), kPosts);
@@ -149,6 +258,60 @@ void start_worker(CallbackContext& context) {
   }));
 }
 
+void post_once(CallbackContext& context) {
+  (void)context.start_thread(cadence::ThreadId::unique(), Thread::create(0, &probe, [](int, ThreadSender<Probe*>& out, ThreadReceiver&) {
+    out.write_back(kFidelityValue, [](Probe*& p, int& v, CallbackContext&) {
+      p->received = v;
+      return Update::redraw_window;
+    });
+  }));
+}
+
+// At `at` from the start, on the example's runtime.
+void at(std::chrono::milliseconds when, std::function<void(TimerCallbackInfo&)> action) {
+  (void)probe.pacer->runtime().add_timer(cadence::TimerId::unique(),
+                                         Timer::once(when, [action = std::move(action)](TimerCallbackInfo& info) {
+                                           action(info);
+                                           return TimerCallbackReturn::keep();
+                                         }));
+}
+
+// A checkpoint: what the screen shows now, against the frame this instant draws (a request for
+// the timer's own frame instant is that frame).
+void checkpoint(std::chrono::milliseconds when, const char* name) {
+  at(when, [name](TimerCallbackInfo& info) {
+    probe.checkpoint = name;
+    probe.checkpoint_screen = probe.screen;
+    (void)info.context.request_redraw_at(info.frame_start);
+  });
+}
+
+// The fidelity phase. The pacer blinks the caret (PacerOptions::caret_blink, 530 ms by default):
+// shown for 530 ms from an edit, hidden for 530 ms, and so on. The checkpoints sit at least
+// 230 ms from any change, so that lateness cannot move a change across one.
+void schedule_fidelity() {
+  using std::chrono::duration_cast;
+  using std::chrono::milliseconds;
+  const milliseconds f = duration_cast<milliseconds>(kFidelityStart);
+  at(f, [](TimerCallbackInfo&) {
+    probe.fidelity = true;
+    type_text("abc");
+  });
+  checkpoint(f + 300ms, "typed");
+  checkpoint(f + 800ms, "caret hidden");
+  checkpoint(f + 1300ms, "caret shown again");
+  at(f + 2000ms, [](TimerCallbackInfo&) { backspace(true); });
+  at(f + 2100ms, [](TimerCallbackInfo&) { backspace(false); });
+  checkpoint(f + 2300ms, "after a Backspace");
+  at(f + 2500ms, [](TimerCallbackInfo& info) { post_once(info.context); });
+  checkpoint(f + 2800ms, "a worker's post, caret hidden");
+  checkpoint(f + 3300ms, "caret shown after the Backspace");
+  at(f + 3600ms, [](TimerCallbackInfo&) {
+    report();
+    close_example();
+  });
+}
+
 // The measurement, as timers on the example's own runtime.
 void attach(cadence::FramePacer& pacer) {
   probe.pacer = &pacer;
@@ -160,6 +323,10 @@ void attach(cadence::FramePacer& pacer) {
   render.Type = ImGuiContextHookType_RenderPre;
   render.Callback = on_render;
   ImGui::AddContextHook(pacer.imgui_context(), &render);
+  ImGuiContextHook rendered{};
+  rendered.Type = ImGuiContextHookType_RenderPost;
+  rendered.Callback = after_render;
+  ImGui::AddContextHook(pacer.imgui_context(), &rendered);
 
   cadence::WindowRuntime& runtime = pacer.runtime();
   (void)runtime.add_timer(cadence::TimerId::unique(), Timer::once(kIdleStart, [](TimerCallbackInfo&) {
@@ -179,12 +346,7 @@ void attach(cadence::FramePacer& pacer) {
     start_worker(info.context);
     return TimerCallbackReturn::keep();
   }));
-  (void)runtime.add_timer(cadence::TimerId::unique(),
-                          Timer::once(kIdleStart + kIdleLength + kPosts * kPostEvery + 1s, [](TimerCallbackInfo&) {
-                            report();
-                            close_example();
-                            return TimerCallbackReturn::keep();
-                          }));
+  schedule_fidelity();
 }
 
 }  // namespace
