@@ -78,6 +78,11 @@ void FramePacer::set_created_hook(std::function<void(FramePacer&)> hook) {
 FramePacer::~FramePacer() {
   if (!impl_) return;  // create() failed
   impl_->claim.on_new_frame(nullptr, nullptr);
+  // What the app scheduled through context() and no render() applied goes first, while the
+  // runtime that its timers' destructors may ask still answers (what they schedule in turn
+  // goes the same way).
+  impl_->ui_context.reset();
+  while (!impl_->ui_changes.empty()) ChangeSet dropped = std::exchange(impl_->ui_changes, ChangeSet{});
   // Stops and joins the threads; destroyed in place, so that app code its destruction runs (an
   // abandoned finish callback, a timer capture's destructor) that reaches it through this pacer
   // finds it, refusing changes as it is destroyed, not a null pointer (unique_ptr::reset()
@@ -181,8 +186,16 @@ void FramePacer::Impl::report(const ApplyReport& r, bool from_draw) {
   if (r.update == Update::redraw_all) redraw_all_asked = true;  // the backend passes it on
 }
 
+void FramePacer::Impl::drop_skipped_frame() {
+  if (!building || claim.refuse("begin", false) || detail::imgui_frame_open(*imgui)) return;
+  building = false;
+  widgets_pending = false;
+  pace.frames_owed = std::max(pace.frames_owed, 1);
+}
+
 std::optional<Duration> FramePacer::next_wake() {
   Impl& p = *impl_;
+  p.drop_skipped_frame();
   return detail::wake_in(p.pace, p.caret.toggled(), p.runtime->next_wake(), p.runtime->now());
 }
 
@@ -199,7 +212,9 @@ bool FramePacer::Impl::allowed(const char* call, bool needs_current) {
 
 FrameKind FramePacer::begin() {
   Impl& p = *impl_;
-  if (!p.allowed("begin", false) || p.building) return FrameKind::none;
+  if (!p.allowed("begin", false)) return FrameKind::none;
+  p.drop_skipped_frame();
+  if (p.building) return FrameKind::none;  // from inside the frame being built
   ++p.stats.frames_run;
   p.redraw_all_asked = false;  // a request of an earlier iteration not taken
   p.frame_start = p.runtime->now();

@@ -7,6 +7,8 @@
 
 namespace cadence::detail {
 
+bool imgui_frame_open(const ImGuiContext& context) { return context.WithinFrameScope; }
+
 bool imgui_needs_next_frame() {
   ImGuiContext& g = *ImGui::GetCurrentContext();
   if (g.NavWindowingTarget != nullptr) return true;  // its highlight and list appear after delays

@@ -4,7 +4,13 @@
 // over several frames. Private to cadence::pacer; reads imgui_internal.h (version-checked).
 #pragma once
 
+struct ImGuiContext;
+
 namespace cadence::detail {
+
+/// Whether `context` (alive) is inside a frame: after ImGui::NewFrame, before Render or
+/// EndFrame. O(1).
+bool imgui_frame_open(const ImGuiContext& context);
 
 /// After a rendered frame of the current ImGui context: a window of it is hidden or fitting
 /// itself, or window switching shows. The next frame is due at the frame interval. O(windows).

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -261,6 +262,34 @@ TEST_F(FramePacerTest, ABeginFromInsideAFrameDrawsNothing) {
   EXPECT_EQ(pacer->stats().frames_drawn, 1u);
 }
 
+// An app may skip a frame it began: a minimized window, a loop that decides late not to draw
+// (new_frame() never called), or one that ends ImGui's frame with ImGui::EndFrame() instead of
+// render(). The frame stays owed and the pacer goes on: it used to refuse every begin() after,
+// while next_wake() said zero for ever.
+TEST_F(FramePacerTest, AFrameBegunAndSkippedIsOwedAgainAndThePacerGoesOn) {
+  auto pacer = make();
+  auto widgets = [] { window("Still", [] { ImGui::Text("Hello"); }); };
+  (void)run(*pacer, 1s, widgets);
+  const std::uint64_t before = pacer->stats().frames_drawn;
+  pacer->request_redraw();
+  ASSERT_EQ(pacer->begin(), FrameKind::full);  // and the app skips it
+  EXPECT_EQ(pacer->next_wake(), Duration::zero()) << "the skipped frame is still owed";
+  ASSERT_EQ(pacer->begin(), FrameKind::full);
+  pacer->new_frame();
+  widgets();
+  ImGui::EndFrame();  // skipped after new_frame(): ImGui's frame ended, nothing rendered
+  EXPECT_EQ(pacer->next_wake(), Duration::zero());
+  ASSERT_EQ(pacer->begin(), FrameKind::full);
+  pacer->new_frame();
+  widgets();
+  pacer->render();
+  EXPECT_EQ(pacer->stats().frames_drawn, before + 1) << "only rendered frames count as drawn";
+  const std::uint64_t drawn = pacer->stats().frames_drawn;
+  (void)run(*pacer, 1s, widgets);
+  EXPECT_EQ(pacer->next_wake(), std::nullopt) << "it comes to rest again";
+  EXPECT_LE(pacer->stats().frames_drawn - drawn, 4u);
+}
+
 TEST_F(FramePacerTest, ChangesMadeThroughTheFramesContextApplyInRender) {
   auto pacer = make();
   bool ran = false;
@@ -275,6 +304,32 @@ TEST_F(FramePacerTest, ChangesMadeThroughTheFramesContextApplyInRender) {
   pacer->render();
   (void)run(*pacer, 1s, [] { window("Still", [] { ImGui::Text("Hello"); }); });
   EXPECT_TRUE(ran);
+}
+
+// What the app scheduled through context() and no render() applied yet goes with the pacer,
+// while its runtime still answers: a timer capture's destructor may ask it something (it used
+// to find the runtime gone).
+TEST_F(FramePacerTest, ChangesNotYetAppliedGoWithThePacerWhileItsRuntimeStillAnswers) {
+  auto pacer = make();
+  struct Probe {
+    FramePacer* pacer = nullptr;
+    int* asked = nullptr;
+    ~Probe() {
+      if (pacer == nullptr) return;
+      (void)pacer->runtime().timer_count();
+      if (pacer->runtime().request_redraw_after(1ms).ok()) ++*asked;
+    }
+  };
+  int asked = 0;
+  auto probe = std::make_shared<Probe>();
+  probe->pacer = pacer.get();
+  probe->asked = &asked;
+  ASSERT_TRUE(pacer->context()
+                  .add_timer(TimerId::unique(), Timer::once(1s, [probe](TimerCallbackInfo&) { return TimerCallbackReturn::keep(); }))
+                  .ok());
+  probe.reset();
+  pacer.reset();
+  EXPECT_EQ(asked, 1);
 }
 
 TEST_F(FramePacerTest, BadInputIsAClearErrorThatNamesTheValueAndTheRule) {

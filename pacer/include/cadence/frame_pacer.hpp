@@ -196,7 +196,9 @@ class CADENCE_PACER_API FramePacer {
   /// create(), which then returns nothing. Thread: any; a create() on another thread meanwhile
   /// sees the old hook or the new one. O(1).
   static void set_created_hook(std::function<void(FramePacer&)> hook);
-  /// Stops and joins the runtime's threads (within its join deadline); the ImGui context stays.
+  /// Drops what context() scheduled that no render() applied (its timers' destructors may still
+  /// call the runtime), then stops and joins the runtime's threads (within its join deadline);
+  /// the ImGui context stays.
   ~FramePacer();
   FramePacer(const FramePacer&) = delete;
   FramePacer& operator=(const FramePacer&) = delete;
@@ -216,7 +218,10 @@ class CADENCE_PACER_API FramePacer {
   /// One iteration: runs the due timers and the threads' messages (WindowRuntime::poll),
   /// passes failures on, and says what to draw. For FrameKind::caret or full, the caller
   /// builds the frame now: its backends' NewFrame, new_frame(), the app's widgets, render().
-  /// Re-entry: a call while a frame is being built returns FrameKind::none and does nothing.
+  /// A frame the app skipped (begin() said to draw, and new_frame() never came, or ImGui's frame
+  /// ended with ImGui::EndFrame() instead of render()) is owed again: next_wake() says zero and
+  /// this call draws it. Re-entry: a call while a frame is being built (after new_frame(),
+  /// before render()) returns FrameKind::none and does nothing.
   FrameKind begin();
   /// Instead of ImGui::NewFrame(), after the backends' own NewFrame: sets io.DeltaTime to the
   /// time since the last drawn frame on the runtime's clock, hands ImGui the scroll momentum's
