@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <memory>
+#include <vector>
 
 #include "cadence/manual_clock.hpp"
 
@@ -105,6 +106,68 @@ TEST_F(OwnLoop, GoneItsCallbacksStillPassEventsOn) {
   EXPECT_EQ(app_keys, 1);
   paced();  // the window can be paced again
   EXPECT_GT(settle(), 0);
+}
+
+// ImGui's backend set up after a GlfwPacing chains over cadence's callbacks, and a GlfwPacing
+// made again installs over ImGui's: an event goes down the whole chain once (it used to go
+// round it until the stack ran out).
+TEST_F(OwnLoop, PacedAgainOverImGuisCallbacksAnEventGoesDownTheChainOnce) {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();  // the app's callback alone again
+  paced();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);  // ImGui's over cadence's, chaining to them
+  ImGui_ImplOpenGL3_Init("#version 130");
+  pacing.reset();
+  paced();
+  EXPECT_GT(settle(), 0);
+  EXPECT_EQ(pacing->pacer().next_wake(), std::nullopt) << "at rest";
+  GLFWkeyfun current = glfwSetKeyCallback(window, nullptr);
+  glfwSetKeyCallback(window, current);
+  current(window, GLFW_KEY_A, 0, GLFW_PRESS, 0);
+  EXPECT_EQ(app_keys, 1) << "the app's callback runs once";
+  EXPECT_TRUE(ImGui::GetIO().KeysDown[GLFW_KEY_A]) << "ImGui's callback runs";
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "input draws at once";
+  GLFWscrollfun scroll = glfwSetScrollCallback(window, nullptr);
+  glfwSetScrollCallback(window, scroll);
+  scroll(window, 0, 1);
+  EXPECT_GT(ImGui::GetIO().MouseWheel, 0.f) << "ImGui's scroll callback runs, once";
+  EXPECT_LT(ImGui::GetIO().MouseWheel, 1.5f);
+}
+
+// The app's callbacks may pace other windows while an event passes through cadence's (the
+// callbacks used to read their table after it had moved to make room).
+std::vector<GLFWwindow*> more_windows;
+void app_key_that_paces_more(GLFWwindow*, int, int, int, int) {
+  ++app_keys;
+  ImGuiContext* const current = ImGui::GetCurrentContext();
+  for (GLFWwindow* w : more_windows) {
+    ImGuiContext* other = ImGui::CreateContext();
+    ImGui::SetCurrentContext(other);
+    EXPECT_TRUE(GlfwPacing::create(w).ok());  // made and gone: its callbacks stay
+    ImGui::DestroyContext(other);
+  }
+  ImGui::SetCurrentContext(current);
+}
+
+TEST_F(OwnLoop, AnAppCallbackMayPaceOtherWindowsWhileAnEventPasses) {
+  for (int i = 0; i < 16; ++i) {
+    more_windows.push_back(glfwCreateWindow(64, 64, "more", nullptr, nullptr));
+    ASSERT_NE(more_windows.back(), nullptr);
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  glfwSetKeyCallback(window, app_key_that_paces_more);
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 130");
+  paced();
+  EXPECT_GT(settle(), 0);
+  GLFWkeyfun current = glfwSetKeyCallback(window, nullptr);
+  glfwSetKeyCallback(window, current);
+  current(window, GLFW_KEY_A, 0, GLFW_PRESS, 0);
+  EXPECT_EQ(app_keys, 1);
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "the event still reaches the pacer";
+  for (GLFWwindow* w : more_windows) glfwDestroyWindow(w);
+  more_windows.clear();
 }
 
 TEST_F(OwnLoop, BadInputIsAClearErrorAndChangesNothing) {

@@ -4,7 +4,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "glfw_library.hpp"
@@ -18,10 +21,12 @@ struct GlfwPacing::Impl {
 
 namespace {
 
-// The callbacks that were installed before GlfwPacing's, which it passes every event on to.
-struct Chain {
-  GLFWwindow* window = nullptr;
-  GlfwPacing::Impl* pacing = nullptr;  // nullptr once the GlfwPacing is gone: events only pass on
+// GLFW's callbacks that GlfwPacing installs: an index per kind.
+enum Kind : std::size_t { kMouseButton, kScroll, kKey, kChar, kFocus, kCursorEnter, kCursorPos, kFramebufferSize, kRefresh, kIconify, kKinds };
+
+// The callbacks that were installed before one of GlfwPacing's installs, which it passes every
+// event on to.
+struct Previous {
   GLFWmousebuttonfun mouse_button = nullptr;
   GLFWscrollfun scroll = nullptr;
   GLFWkeyfun key = nullptr;
@@ -34,68 +39,89 @@ struct Chain {
   GLFWwindowiconifyfun iconify = nullptr;
 };
 
-// One entry per window ever paced (GLFW's main thread only): a window's callbacks outlive its
-// GlfwPacing, so its entry does too; a new GlfwPacing for the same window takes it over, and
-// one for a new window at the same address (or one whose callbacks were reset) starts afresh.
-std::vector<Chain>& chains() {
-  static std::vector<Chain> all;
+// A window's callbacks: one layer per install, oldest first. An install is needed again when
+// someone installed over cadence's callbacks (ImGui's backend set up after a GlfwPacing that
+// was then recreated): that one still calls cadence's older install, so the callbacks of one
+// kind running n deep for a window pass the event to the layer n from the top, and the chain
+// ends where it began instead of going round for ever.
+struct Chain {
+  GLFWwindow* window = nullptr;
+  GlfwPacing::Impl* pacing = nullptr;  // nullptr once the GlfwPacing is gone: events only pass on
+  std::vector<Previous> layers;
+  std::array<std::size_t, kKinds> depth{};  // cadence's callbacks of each kind running now
+};
+
+// One entry per window ever paced (GLFW's main thread only), never erased, so that a callback
+// may hold its entry while the app's callbacks pace more windows: a window's callbacks outlive
+// its GlfwPacing, so its entry does too; a new GlfwPacing for the same window takes it over.
+std::vector<std::unique_ptr<Chain>>& chains() {
+  static std::vector<std::unique_ptr<Chain>> all;
   return all;
 }
 
 Chain* chain_of(GLFWwindow* window) {
-  for (Chain& c : chains()) {
-    if (c.window == window) return &c;
+  for (const std::unique_ptr<Chain>& c : chains()) {
+    if (c->window == window) return c.get();
   }
   return nullptr;
 }
 
-// Passes an event on to the callback installed before, then tells the pacer.
-template <auto Previous, class... Args>
+// Passes an event on to the callback installed before this layer, then (the outermost call)
+// tells the pacer with `Tell`.
+template <Kind K, auto Member, auto Tell, class... Args>
 void forward(GLFWwindow* window, Args... args) {
   Chain* c = chain_of(window);
   if (c == nullptr) return;
-  if (auto previous = c->*Previous) previous(window, args...);
-  if (c->pacing != nullptr) c->pacing->pacer->on_input();
+  const std::size_t depth = c->depth[K];
+  if (depth >= c->layers.size()) return;  // more of these calls than installs: not one of ours
+  if (auto previous = c->layers[c->layers.size() - 1 - depth].*Member) {
+    ++c->depth[K];
+    previous(window, args...);
+    --c->depth[K];
+  }
+  if (depth == 0 && c->pacing != nullptr) Tell(*c->pacing, args...);
 }
+
+template <class... Args>
+void any_input(GlfwPacing::Impl& p, Args...) {
+  p.pacer->on_input();
+}
+void scrolled(GlfwPacing::Impl& p, double dx, double dy) { p.pacer->on_scroll(dx, dy); }  // momentum, and input
+void iconified(GlfwPacing::Impl& p, int iconified) { p.pacer->set_hidden(iconified == GLFW_TRUE); }
 
 void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
-  forward<&Chain::key>(w, key, scancode, action, mods);
+  forward<kKey, &Previous::key, any_input<int, int, int, int>>(w, key, scancode, action, mods);
 }
 
-void on_scroll(GLFWwindow* w, double dx, double dy) {
-  Chain* c = chain_of(w);
-  if (c == nullptr) return;
-  if (c->scroll != nullptr) c->scroll(w, dx, dy);
-  if (c->pacing != nullptr) c->pacing->pacer->on_scroll(dx, dy);  // momentum, and input
-}
-
-void on_iconify(GLFWwindow* w, int iconified) {
-  Chain* c = chain_of(w);
-  if (c == nullptr) return;
-  if (c->iconify != nullptr) c->iconify(w, iconified);
-  if (c->pacing != nullptr) c->pacing->pacer->set_hidden(iconified == GLFW_TRUE);
-}
-
-// True while the window still has the callbacks `c` installed (not a new window at the address
-// of one that was destroyed, nor one whose callbacks someone reset).
+// True while the window's current callbacks are cadence's (not a new window at the address of
+// one that was destroyed, nor one whose callbacks someone replaced or chained over).
 bool installed(const Chain& c) {
   const GLFWkeyfun current = glfwSetKeyCallback(c.window, nullptr);
   glfwSetKeyCallback(c.window, current);
   return current == &on_key;
 }
 
+// Installs cadence's callbacks over the window's current ones, as a new layer.
 void install(Chain& c) {
   GLFWwindow* w = c.window;
-  c.mouse_button = glfwSetMouseButtonCallback(w, [](GLFWwindow* gw, int b, int a, int m) { forward<&Chain::mouse_button>(gw, b, a, m); });
-  c.scroll = glfwSetScrollCallback(w, on_scroll);
-  c.key = glfwSetKeyCallback(w, on_key);
-  c.character = glfwSetCharCallback(w, [](GLFWwindow* gw, unsigned int ch) { forward<&Chain::character>(gw, ch); });
-  c.focus = glfwSetWindowFocusCallback(w, [](GLFWwindow* gw, int f) { forward<&Chain::focus>(gw, f); });
-  c.cursor_enter = glfwSetCursorEnterCallback(w, [](GLFWwindow* gw, int e) { forward<&Chain::cursor_enter>(gw, e); });
-  c.cursor_pos = glfwSetCursorPosCallback(w, [](GLFWwindow* gw, double x, double y) { forward<&Chain::cursor_pos>(gw, x, y); });
-  c.framebuffer_size = glfwSetFramebufferSizeCallback(w, [](GLFWwindow* gw, int x, int y) { forward<&Chain::framebuffer_size>(gw, x, y); });
-  c.refresh = glfwSetWindowRefreshCallback(w, [](GLFWwindow* gw) { forward<&Chain::refresh>(gw); });
-  c.iconify = glfwSetWindowIconifyCallback(w, on_iconify);
+  Previous p;
+  p.mouse_button = glfwSetMouseButtonCallback(
+      w, [](GLFWwindow* gw, int b, int a, int m) { forward<kMouseButton, &Previous::mouse_button, any_input<int, int, int>>(gw, b, a, m); });
+  p.scroll = glfwSetScrollCallback(w, [](GLFWwindow* gw, double x, double y) { forward<kScroll, &Previous::scroll, scrolled>(gw, x, y); });
+  p.key = glfwSetKeyCallback(w, on_key);
+  p.character = glfwSetCharCallback(w, [](GLFWwindow* gw, unsigned int ch) { forward<kChar, &Previous::character, any_input<unsigned>>(gw, ch); });
+  p.focus = glfwSetWindowFocusCallback(w, [](GLFWwindow* gw, int f) { forward<kFocus, &Previous::focus, any_input<int>>(gw, f); });
+  p.cursor_enter = glfwSetCursorEnterCallback(w, [](GLFWwindow* gw, int e) { forward<kCursorEnter, &Previous::cursor_enter, any_input<int>>(gw, e); });
+  p.cursor_pos = glfwSetCursorPosCallback(
+      w, [](GLFWwindow* gw, double x, double y) { forward<kCursorPos, &Previous::cursor_pos, any_input<double, double>>(gw, x, y); });
+  p.framebuffer_size = glfwSetFramebufferSizeCallback(
+      w, [](GLFWwindow* gw, int x, int y) { forward<kFramebufferSize, &Previous::framebuffer_size, any_input<int, int>>(gw, x, y); });
+  p.refresh = glfwSetWindowRefreshCallback(w, [](GLFWwindow* gw) { forward<kRefresh, &Previous::refresh, any_input<>>(gw); });
+  p.iconify = glfwSetWindowIconifyCallback(w, [](GLFWwindow* gw, int i) { forward<kIconify, &Previous::iconify, iconified>(gw, i); });
+  // Callbacks that are not cadence's reach no older layer unless they chain to it: a window at
+  // a new address's, or none at all, surely do not.
+  if (p.key == nullptr) c.layers.clear();
+  c.layers.push_back(p);
 }
 
 }  // namespace
@@ -122,14 +148,11 @@ Result<std::unique_ptr<GlfwPacing>> GlfwPacing::create(GLFWwindow* window, Pacer
     if (const std::optional<Duration> refresh = detail::monitor_refresh_period()) (void)runtime.set_frame_interval(*refresh);
   }
   if (chain == nullptr) {
-    chains().push_back(Chain{});
-    chain = &chains().back();
-  }
-  if (chain->window != window || !installed(*chain)) {
-    *chain = Chain{};
+    chains().push_back(std::make_unique<Chain>());
+    chain = chains().back().get();
     chain->window = window;
-    install(*chain);
   }
+  if (!installed(*chain)) install(*chain);
   chain->pacing = impl.get();
   return std::unique_ptr<GlfwPacing>(new GlfwPacing(std::move(impl)));
 }

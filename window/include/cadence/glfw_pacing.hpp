@@ -35,7 +35,10 @@
 // cursor, resize, expose, iconify) after those already installed, ImGui's included, which still
 // get every event first; an app that installs its callbacks later must chain to the previous
 // ones, as ImGui's backend does. The callbacks stay installed after the GlfwPacing is gone and
-// then only pass events on.
+// then only pass events on; a GlfwPacing made again for the window installs again over whatever
+// was chained over them (ImGui's backend set up after the first), and each event still passes
+// down the whole chain once. The app's callbacks may make and destroy GlfwPacings, for this
+// window or others, while an event passes.
 //
 // Thread: every member function runs on the thread that created the GlfwPacing (GLFW's main
 // thread). Workers reach it through its runtime's threads.
