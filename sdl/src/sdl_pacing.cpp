@@ -21,6 +21,25 @@ bool is_bookkeeping(Uint32 type) {
 #endif
 }
 
+// The event type cadence wakes loops with, registered once per process: SDL never takes a type
+// back and has 32767, so one per SdlPacing would run out in an app that makes them often. Never
+// SDL_USEREVENT itself, which the first registration returns and apps push without registering.
+// 0 when SDL has none left.
+Uint32 wake_type() {
+  static const Uint32 type = [] {
+    Uint32 t = SDL_RegisterEvents(1);
+    if (t == SDL_USEREVENT) t = SDL_RegisterEvents(1);
+    return t == static_cast<Uint32>(-1) ? 0 : t;
+  }();
+  return type;
+}
+
+// What cadence's wake-up events carry, so that only they are taken out of the queue, whatever
+// an app pushes with their type.
+constexpr Sint32 kWakeCode = 0x63646e63;
+
+bool is_wake(const SDL_Event& e) { return e.type == wake_type() && e.type != 0 && e.user.code == kWakeCode; }
+
 }  // namespace
 
 struct SdlPacing::Impl {
@@ -39,7 +58,7 @@ struct SdlPacing::Impl {
 
 int SdlPacing::Impl::watch(void* self, SDL_Event* event) {
   Impl& p = *static_cast<Impl*>(self);
-  if (event->type == p.wake_type || is_bookkeeping(event->type)) return 0;  // a worker's post: the runtime has it
+  if (is_wake(*event) || is_bookkeeping(event->type)) return 0;  // a worker's post: the runtime has it
   if (std::this_thread::get_id() != p.owner) {
     p.foreign_event = true;
     return 0;
@@ -77,20 +96,21 @@ Result<std::unique_ptr<SdlPacing>> SdlPacing::create(SDL_Window* window, PacerOp
   const bool default_interval = options.runtime.frame_interval == WindowRuntime::Options{}.frame_interval;
   Result<std::unique_ptr<FramePacer>> pacer = FramePacer::create(ImGui::GetCurrentContext(), std::move(options));
   if (!pacer) return pacer.error();
-  const Uint32 wake_type = SDL_RegisterEvents(1);
-  if (wake_type == static_cast<Uint32>(-1)) {
+  const Uint32 type = wake_type();
+  if (type == 0) {
     return Error{Errc::resource, "SDL has no user event type left (SDL_RegisterEvents) to wake the loop with: the app "
                                  "registered all of them"};
   }
   auto impl = std::make_unique<Impl>();
   impl->window = window;
   impl->window_id = SDL_GetWindowID(window);
-  impl->wake_type = wake_type;
+  impl->wake_type = type;
   impl->pacer = std::move(*pacer);
   WindowRuntime& runtime = impl->pacer->runtime();
-  runtime.set_waker([wake_type] {  // thread-safe; called once per batch
+  runtime.set_waker([type] {  // thread-safe; called once per batch
     SDL_Event wake{};
-    wake.type = wake_type;
+    wake.type = type;
+    wake.user.code = kWakeCode;
     SDL_PushEvent(&wake);
   });
   SDL_DisplayMode mode{};
@@ -123,7 +143,7 @@ bool SdlPacing::wait() {
   // Cadence's own wake-ups and SDL's markers go; any other event is the app's to handle before
   // the frame that shows it: its loop goes round once more.
   SDL_PumpEvents();
-  SDL_FlushEvent(p.wake_type);
+  SDL_FilterEvents([](void*, SDL_Event* e) { return is_wake(*e) ? 0 : 1; }, nullptr);
 #if SDL_VERSION_ATLEAST(2, 0, 22)
   SDL_FlushEvent(SDL_POLLSENTINEL);
 #endif

@@ -164,6 +164,39 @@ TEST_F(SdlOwnLoop, AnEventFromAnotherThreadDrawsAndTheWakeTypeIsItsOwn) {
   EXPECT_TRUE(pacing->wait());
 }
 
+// Apps push SDL_USEREVENT without registering it, and cadence's own wake-ups must not take
+// those out of the queue: the first type SDL_RegisterEvents hands out is SDL_USEREVENT itself
+// (each test runs in a process of its own under ctest, so cadence registers first here).
+TEST_F(SdlOwnLoop, AnUnregisteredUserEventTheAppPushesReachesItsLoop) {
+  paced();
+  EXPECT_NE(pacing->wake_event_type(), static_cast<unsigned>(SDL_USEREVENT));
+  (void)settle();
+  SDL_Event mine{};
+  mine.type = SDL_USEREVENT;
+  mine.user.code = 42;
+  SDL_PushEvent(&mine);
+  EXPECT_FALSE(pacing->wait()) << "the app's event waits in the queue";
+  SDL_Event e;
+  int seen = 0;
+  while (SDL_PollEvent(&e)) seen += e.type == SDL_USEREVENT && e.user.code == 42 ? 1 : 0;
+  EXPECT_EQ(seen, 1);
+}
+
+// An app that makes SdlPacings again and again (a window per document) does not use up SDL's
+// user event types: one is registered for cadence, once.
+TEST_F(SdlOwnLoop, MadeAgainItWakesWithTheSameEventType) {
+  const Uint32 before = SDL_RegisterEvents(1);
+  paced();
+  const unsigned first = pacing->wake_event_type();
+  for (int i = 0; i < 3; ++i) {
+    pacing.reset();
+    paced();
+    EXPECT_EQ(pacing->wake_event_type(), first);
+  }
+  const Uint32 after = SDL_RegisterEvents(1);
+  EXPECT_LE(after - before, 3u) << "at most its one type (and SDL_USEREVENT, skipped) since the app's";
+}
+
 TEST_F(SdlOwnLoop, AMinimizedWindowDrawsNothingAndRestoredDrawsAtOnce) {
   paced();
   (void)settle();

@@ -40,8 +40,10 @@
 // Events: an SDL event watch (SDL_AddEventWatch) sees each event as SDL queues it and tells the
 // pacer (input, wheel motion for scroll momentum, minimized and restored); the app's own event
 // handling is untouched. Workers wake the wait with an event of a type cadence registers for
-// itself (SDL_RegisterEvents), never one the app uses; the app's loop may see those events and
-// ignores them, as ImGui_ImplSDL2_ProcessEvent does.
+// itself once per process (SDL_RegisterEvents; never SDL_USEREVENT, which apps push without
+// registering it), marked so that wait() takes out those alone: an event the app pushes, of
+// any type, reaches its loop. The app's loop may see cadence's events and ignores them, as
+// ImGui_ImplSDL2_ProcessEvent does.
 //
 // Thread: every member function runs on the thread that created the SdlPacing (the one that
 // pumps SDL's events). Workers reach it through its runtime's threads.
@@ -88,7 +90,8 @@ class CADENCE_SDL_API SdlPacing {
   FramePacer& pacer() noexcept;
   /// The window it paces. O(1).
   SDL_Window* window() const noexcept;
-  /// The SDL event type cadence wakes the loop with (registered for it alone). O(1).
+  /// The SDL event type cadence wakes the loop with: registered for it alone, once per process,
+  /// so every SdlPacing has the same one. O(1).
   unsigned wake_event_type() const noexcept;
 
   struct Impl;
