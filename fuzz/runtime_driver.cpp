@@ -81,13 +81,17 @@ struct World {
   std::vector<int> data_destroyed;                   // per Thread made: destructions seen
   std::map<std::uint64_t, int> live_data;            // per thread id: ThreadData alive
   std::optional<Instant> stall;  // timers due at or before it may run late
-  std::optional<Instant> asked;  // the soonest redraw asked for (request_redraw_*) and not yet taken
+  // The runtime keeps one request, the soonest, and a frame that reaches it takes it.
+  std::optional<Instant> asked;  // a request that surely waits, at this instant or sooner
   bool asked_unknown = false;    // a frame by hand ran: `asked` may no longer say what waits
-  // A redraw a destructor asked for during a frame, for that frame's instant or before: the frame
-  // takes it when a callback set the destructor off, the next frame when applying the changes did
-  // (request_redraw_at promises the frame only to callbacks). It explains one redraw, no more.
-  std::optional<Instant> torn;   // such requests of the frames in progress
-  std::optional<Instant> maybe;  // such a request that the last frame may or may not have taken
+  // Requests that may or may not wait. A frame that takes a redraw empties the runtime's slot,
+  // and the bookkeeping cannot tell which requests of that frame came after the take: a
+  // callback's for a later instant, and a destructor's for any (request_redraw_at promises the
+  // frame only to callbacks). Each explains at most one redraw, and the first redraw ends them
+  // all (they coalesced into what it took, or came after it: the slot holds one).
+  std::vector<Instant> undecided;  // such requests of the frames in progress
+  std::vector<Instant> maybe;      // such requests that no frame has ruled out yet
+  Instant polling_at;              // the instant of the outermost frame in progress
   int polling = 0;               // frames in progress (destructors nest them)
   Instant last_frame;            // where frames may start: the runtime's origin, then its last frame
 
@@ -369,11 +373,13 @@ void World::act(Where where, CallbackContext* ctx, const std::shared_ptr<Instanc
         (void)r.set_frame_interval(in.duration());
       } else {  // a redraw at an instant: past, now, near or far
         const Instant at = in.flag() ? clock.now() + in.duration() : clock.now() - in.duration();
-        if (r.request_redraw_at(at).ok() && !asked_unknown) {
+        const bool accepted = r.request_redraw_at(at).ok();
+        trace("  redraw asked for at %lld: %s\n", static_cast<long long>(at.since_origin().count()), accepted ? "ok" : "refused");
+        if (accepted && !asked_unknown) {
           // The end of the timeline counts as one nanosecond before it (request_redraw_at).
           const Instant counted = std::min(at, Instant::max_for(at.kind()) - Duration{1});
           if (!asked || counted < *asked) asked = counted;
-          if (where == Where::destructor && polling > 0 && (!torn || counted < *torn)) torn = counted;
+          if (polling > 0 && (where == Where::destructor || counted > polling_at)) undecided.push_back(counted);
           const std::optional<Instant> due = r.next_due();
           // Never later than the redraw asked for, or than now for one asked for in the past. In
           // a frame, its takes may have taken the earlier ones already: this one waits for sure.
@@ -406,13 +412,15 @@ void World::frame() {
   trace("frame at %lld (next due %lld)\n", static_cast<long long>(now.since_origin().count()),
         due ? static_cast<long long>(due->since_origin().count()) : -1LL);
   const std::optional<Instant> asked_before = std::exchange(asked, std::nullopt);
-  const std::optional<Instant> maybe_before = std::exchange(maybe, std::nullopt);
+  const std::vector<Instant> maybe_before = std::exchange(maybe, {});
   const Instant frame_at = later_of(last_frame, now);  // a clock behind the last frame: that frame's instant
+  if (polling == 0) polling_at = frame_at;
   ++polling;
   const ApplyReport report = rt->poll(now);
   --polling;
-  const std::optional<Instant> torn_here = polling == 0 ? std::exchange(torn, std::nullopt) : torn;
-  trace("frame done: applied %zu, %zu failures\n", report.applied, report.failures.size());
+  const std::vector<Instant> undecided_here = polling == 0 ? std::exchange(undecided, {}) : std::vector<Instant>{};
+  trace("frame done: applied %zu, %zu failures, %zu redraws\n", report.applied, report.failures.size(),
+        static_cast<std::size_t>(report.redraws_came));
   // The frame ran: not refused inside another call (from inside a frame its refusals are handed
   // on to that frame: deferred), nor while the runtime closes.
   bool ran = report.deferred == 0;
@@ -428,15 +436,17 @@ void World::frame() {
   if (report.redraws_came > 0) {
     // Asked for before the frame, or by one of its callbacks (for its instant: taken with it,
     // with what coalesced into it).
-    check(asked_unknown || asked_before.has_value() || asked.has_value() || maybe_before.has_value(),
+    check(asked_unknown || asked_before.has_value() || asked.has_value() || !maybe_before.empty(),
           "a redraw comes only when one was asked for");
-    if (asked && *asked <= frame_at) {
-      asked.reset();
-      if (torn_here && *torn_here <= frame_at) maybe = torn_here;
-    }
+    // The slot was emptied: what this frame's calls asked for after the take may wait.
+    asked.reset();
+    maybe = undecided_here;
   } else {
-    if (asked_before && (!asked || *asked_before < *asked)) asked = asked_before;  // not taken: still asked for
-    if (!ran) maybe = maybe_before;
+    // Nothing was taken: every request waits, in the slot's soonest.
+    if (asked_before && (!asked || *asked_before < *asked)) asked = asked_before;
+    maybe = maybe_before;
+    // A frame that reached a possible request without a redraw rules it out.
+    if (ran) std::erase_if(maybe, [&](Instant at) { return at <= frame_at; });
   }
   for (const Failure& f : report.failures) trace("  failure %llu: %s\n", static_cast<unsigned long long>(f.timer.value), f.error.message.c_str());
 }
