@@ -186,16 +186,13 @@ void FramePacer::Impl::report(const ApplyReport& r, bool from_draw) {
   if (r.update == Update::redraw_all) redraw_all_asked = true;  // the backend passes it on
 }
 
-void FramePacer::Impl::drop_skipped_frame() {
-  if (!building || claim.refuse("begin", false) || detail::imgui_frame_open(*imgui)) return;
-  building = false;
-  widgets_pending = false;
-  pace.frames_owed = std::max(pace.frames_owed, 1);
+bool FramePacer::Impl::frame_skipped() const {
+  return building && !claim.refuse("begin", false) && !detail::imgui_frame_open(*imgui);
 }
 
 std::optional<Duration> FramePacer::next_wake() {
   Impl& p = *impl_;
-  p.drop_skipped_frame();
+  if (p.frame_skipped()) return Duration::zero();  // begin() draws it again
   return detail::wake_in(p.pace, p.caret.toggled(), p.runtime->next_wake(), p.runtime->now());
 }
 
@@ -213,7 +210,11 @@ bool FramePacer::Impl::allowed(const char* call, bool needs_current) {
 FrameKind FramePacer::begin() {
   Impl& p = *impl_;
   if (!p.allowed("begin", false)) return FrameKind::none;
-  p.drop_skipped_frame();
+  if (p.frame_skipped()) {  // owed again
+    p.building = false;
+    p.widgets_pending = false;
+    p.pace.frames_owed = std::max(p.pace.frames_owed, 1);
+  }
   if (p.building) return FrameKind::none;  // from inside the frame being built
   ++p.stats.frames_run;
   p.redraw_all_asked = false;  // a request of an earlier iteration not taken

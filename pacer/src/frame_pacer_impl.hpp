@@ -72,10 +72,9 @@ struct FramePacer::Impl {
   void report_kept_awake(const AwakeCause& cause);
   void apply_hidden();
   void plan_next_frames(bool changed);
-  /// A frame begin() said to draw that the app skipped (no new_frame(), or ImGui's frame ended
-  /// without render()) is owed again, and the pacer takes the next begin(). Nothing while the
-  /// frame is still being built. O(1).
-  void drop_skipped_frame();
+  /// Whether the app skipped the frame begin() said to draw: no new_frame(), or ImGui's frame
+  /// ended without render(). Not while it is being built. O(1).
+  bool frame_skipped() const;
   /// Whether `call` may act now (the context lives, the owner thread, the context current if
   /// `needs_current`); if not, says why (on_failure on the owner thread, else stderr).
   bool allowed(const char* call, bool needs_current);

@@ -9,7 +9,10 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "cadence/manual_clock.hpp"
@@ -168,6 +171,52 @@ TEST_F(OwnLoop, AnAppCallbackMayPaceOtherWindowsWhileAnEventPasses) {
   EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "the event still reaches the pacer";
   for (GLFWwindow* w : more_windows) glfwDestroyWindow(w);
   more_windows.clear();
+}
+
+// GLFW waits for the events of every window at once: a loop that paces two windows (each with
+// its ImGui context) must not sleep in one's wait() while the other has a frame due (it used to
+// sleep until the next event, however long).
+TEST_F(OwnLoop, OneWindowsWaitSleepsNoLongerThanAnotherPacedWindowNeeds) {
+  paced();
+  (void)settle();
+  ASSERT_EQ(pacing->pacer().next_wake(), std::nullopt) << "at rest";
+  GLFWwindow* second_window = glfwCreateWindow(64, 64, "second", nullptr, nullptr);
+  ASSERT_NE(second_window, nullptr);
+  ImGuiContext* second_imgui = ImGui::CreateContext();
+  ImGui::SetCurrentContext(second_imgui);
+  auto second = GlfwPacing::create(second_window);
+  ImGui::SetCurrentContext(imgui);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  glfwPollEvents();  // what making a window queued
+  (void)settle();
+  ASSERT_EQ(pacing->pacer().next_wake(), std::nullopt) << "at rest again";
+  (*second)->pacer().request_redraw();
+
+  // A watchdog wakes GLFW if the first wait() sleeps through the second window's frame.
+  std::mutex m;
+  std::condition_variable cv;
+  bool returned = false;
+  bool woke_it = false;
+  std::thread watchdog([&] {
+    std::unique_lock lock(m);
+    if (!cv.wait_for(lock, 10s, [&] { return returned; })) {
+      woke_it = true;
+      glfwPostEmptyEvent();
+    }
+  });
+  EXPECT_FALSE(pacing->wait()) << "nothing to draw in the first window";
+  {
+    const std::lock_guard lock(m);
+    returned = true;
+  }
+  cv.notify_one();
+  watchdog.join();
+  EXPECT_FALSE(woke_it) << "the first wait() slept while the second window had a frame due";
+  EXPECT_TRUE((*second)->wait()) << "the second window draws";
+  second->reset();
+  ImGui::DestroyContext(second_imgui);
+  ImGui::SetCurrentContext(imgui);
+  glfwDestroyWindow(second_window);
 }
 
 TEST_F(OwnLoop, BadInputIsAClearErrorAndChangesNothing) {

@@ -124,6 +124,19 @@ void install(Chain& c) {
   c.layers.push_back(p);
 }
 
+// The soonest wake-up of the windows paced now. GLFW waits for the events of every window at
+// once, so a loop that paces several (each with its ImGui context) sleeps for the soonest of
+// them in any of their wait()s.
+std::optional<Duration> soonest_wake() {
+  std::optional<Duration> soonest;
+  for (const std::unique_ptr<Chain>& c : chains()) {
+    if (c->pacing == nullptr) continue;
+    const std::optional<Duration> wake = c->pacing->pacer->next_wake();
+    if (wake && (!soonest || *wake < *soonest)) soonest = wake;
+  }
+  return soonest;
+}
+
 }  // namespace
 
 GlfwPacing::GlfwPacing(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -163,7 +176,7 @@ GlfwPacing::~GlfwPacing() {
 
 bool GlfwPacing::wait() {
   FramePacer& pacer = *impl_->pacer;
-  const std::optional<Duration> wake = pacer.next_wake();
+  const std::optional<Duration> wake = soonest_wake();
   if (!wake) {
     glfwWaitEvents();
   } else if (*wake > Duration::zero()) {

@@ -68,7 +68,9 @@ class CADENCE_WINDOW_API GlfwPacing {
   GlfwPacing& operator=(const GlfwPacing&) = delete;
 
   /// Instead of glfwPollEvents(): processes the pending events, sleeps (glfwWaitEventsTimeout)
-  /// for as long as nothing is due, then runs the due timers and workers' messages. True when
+  /// for as long as nothing is due, in this window or any other paced now (GLFW waits for all
+  /// windows' events at once, so a loop that paces several sleeps for the soonest of them),
+  /// then runs this window's due timers and workers' messages. True when
   /// this iteration draws a frame: build it with new_frame() and render(); false: go round the
   /// loop again (check glfwWindowShouldClose and wait again).
   bool wait();
