@@ -126,6 +126,8 @@ FramePacer* ContextClaim::pacer_of(const ImGuiContext* context) noexcept {
   return nullptr;
 }
 
+bool ContextClaim::gone() const noexcept { return watch_->gone; }
+
 std::optional<Error> ContextClaim::refuse(const char* call, bool needs_current) const {
   // Every frame asks: nothing is built unless there is something to say.
   const auto error = [call](Errc code, const char* why) {

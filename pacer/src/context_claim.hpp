@@ -38,6 +38,8 @@ class ContextClaim {
   /// made the pacer, or (`needs_current`) the context is not ImGui's current one. nullopt when
   /// it may. O(1).
   std::optional<Error> refuse(const char* call, bool needs_current) const;
+  /// True once ImGui::DestroyContext ran for the context. O(1).
+  bool gone() const noexcept;
   /// Runs `fn(data)` from the context's NewFramePost hook, which the claim added when it was
   /// made: at the end of ImGui::NewFrame, before the widgets that hooks added later draw (tools
   /// draw into an app's frames from there). O(1).

@@ -187,11 +187,12 @@ void FramePacer::Impl::report(const ApplyReport& r, bool from_draw) {
 }
 
 bool FramePacer::Impl::frame_skipped() const {
-  return building && !claim.refuse("begin", false) && !detail::imgui_frame_open(*imgui);
+  return building && !claim.gone() && !detail::imgui_frame_open(*imgui);
 }
 
 std::optional<Duration> FramePacer::next_wake() {
   Impl& p = *impl_;
+  if (p.claim.gone()) return std::nullopt;  // begin() refuses: nothing to wake for
   if (p.frame_skipped()) return Duration::zero();  // begin() draws it again
   return detail::wake_in(p.pace, p.caret.toggled(), p.runtime->next_wake(), p.runtime->now());
 }

@@ -350,6 +350,38 @@ TEST_F(FramePacerTest, BadInputIsAClearErrorThatNamesTheValueAndTheRule) {
   EXPECT_FALSE(FramePacer::check(o).ok());
 }
 
+// The longest durations the checks let through work as "never": the caret stays shown, the
+// tooltip never comes, a flick glides on; nothing overflows (UBSan runs this).
+TEST_F(FramePacerTest, TheLongestDurationsTheOptionsAllowMeanNever) {
+  PacerOptions o;
+  o.caret_blink = Duration::max();
+  o.tooltip_delay = Duration::max();
+  o.momentum_decay = Duration::max();
+  auto pacer = make(o);
+  char text[16] = "abc";
+  bool focus = true;
+  bool tooltip_shown = false;
+  auto widgets = [&] {
+    window("Long", [&] {
+      if (std::exchange(focus, false)) ImGui::SetKeyboardFocusHere();
+      ImGui::InputText("##f", text, sizeof text);
+      ImGui::Button("hover me");
+      tooltip_shown = pacer->tooltip("tip") || tooltip_shown;
+      const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+      ImGui::GetIO().MousePos = ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2);  // hovered from the next frame
+      for (int i = 0; i < 40; ++i) ImGui::Text("line %d", i);  // something to scroll
+    });
+  };
+  (void)run(*pacer, 1s, widgets);
+  pacer->on_scroll(0, 3);
+  (void)run(*pacer, 50ms, widgets);
+  const std::uint64_t before = pacer->stats().frames_drawn;
+  (void)run(*pacer, 10s, widgets);
+  EXPECT_FALSE(tooltip_shown);
+  EXPECT_EQ(pacer->stats().failures, 0u);
+  EXPECT_LE(pacer->stats().frames_drawn - before, 10s / 16ms + 1) << "no blink; a glide at most at the frame interval";
+}
+
 TEST_F(FramePacerTest, OneContextHasOnePacerAndWidgetsFindIt) {
   auto pacer = make();
   EXPECT_EQ(FramePacer::of(imgui.context()), pacer.get());
@@ -375,6 +407,7 @@ TEST_F(FramePacerTest, APacerWhoseContextWasDestroyedRefusesToTouchIt) {
   ImGui::DestroyContext(other);  // also leaves no context current
   ImGui::SetCurrentContext(imgui.context());
   EXPECT_EQ(FramePacer::of(other), nullptr);
+  EXPECT_EQ((*pacer)->next_wake(), std::nullopt) << "a loop sleeps instead of spinning on refusals";
   EXPECT_EQ((*pacer)->begin(), FrameKind::none);
   (*pacer)->new_frame();
   (*pacer)->render();

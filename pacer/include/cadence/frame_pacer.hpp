@@ -213,7 +213,10 @@ class CADENCE_PACER_API FramePacer {
   /// How long the loop may sleep, measured on the runtime's time source: zero while frames are
   /// owed or input waits, else the sooner of the settle check's next frame and the runtime's
   /// next_wake(); nullopt when nothing at all is scheduled (sleep until input or a worker's
-  /// post). O(1) when nothing changed, else the runtime's next_wake() cost.
+  /// post), and once the pacer's ImGui context is destroyed (begin() refuses every call). Zero
+  /// for a frame the app skipped, which begin() then draws. It decides nothing: a loop may ask
+  /// any number of times (GlfwPacing asks every paced window). O(1) when nothing changed, else
+  /// the runtime's next_wake() cost.
   std::optional<Duration> next_wake();
   /// One iteration: runs the due timers and the threads' messages (WindowRuntime::poll),
   /// passes failures on, and says what to draw. For FrameKind::caret or full, the caller
