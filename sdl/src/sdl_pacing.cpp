@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 namespace cadence {
 namespace {
@@ -40,6 +41,26 @@ constexpr Sint32 kWakeCode = 0x63646e63;
 
 bool is_wake(const SDL_Event& e) { return e.type == wake_type() && e.type != 0 && e.user.code == kWakeCode; }
 
+// The window an event is for, or 0 for one that names none (quit, a controller, the clipboard).
+Uint32 window_of(const SDL_Event& e) {
+  switch (e.type) {
+    case SDL_WINDOWEVENT: return e.window.windowID;
+    case SDL_KEYDOWN:
+    case SDL_KEYUP: return e.key.windowID;
+    case SDL_TEXTEDITING: return e.edit.windowID;
+    case SDL_TEXTINPUT: return e.text.windowID;
+    case SDL_MOUSEMOTION: return e.motion.windowID;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP: return e.button.windowID;
+    case SDL_MOUSEWHEEL: return e.wheel.windowID;
+    case SDL_DROPFILE:
+    case SDL_DROPTEXT:
+    case SDL_DROPBEGIN:
+    case SDL_DROPCOMPLETE: return e.drop.windowID;
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 struct SdlPacing::Impl {
@@ -56,6 +77,28 @@ struct SdlPacing::Impl {
   static int watch(void* self, SDL_Event* event);
 };
 
+namespace {
+
+// The SdlPacings alive (on the thread that pumps SDL's events, the only one they run on).
+std::vector<SdlPacing::Impl*>& live() {
+  static std::vector<SdlPacing::Impl*> all;
+  return all;
+}
+
+// The soonest wake-up of the windows paced now. SDL's wait is for every window's events at
+// once, so a loop that paces several (each with its ImGui context) sleeps for the soonest of
+// them in any of their wait()s.
+std::optional<Duration> soonest_wake() {
+  std::optional<Duration> soonest;
+  for (SdlPacing::Impl* p : live()) {
+    const std::optional<Duration> wake = p->pacer->next_wake();
+    if (wake && (!soonest || *wake < *soonest)) soonest = wake;
+  }
+  return soonest;
+}
+
+}  // namespace
+
 int SdlPacing::Impl::watch(void* self, SDL_Event* event) {
   Impl& p = *static_cast<Impl*>(self);
   if (is_wake(*event) || is_bookkeeping(event->type)) return 0;  // a worker's post: the runtime has it
@@ -64,7 +107,9 @@ int SdlPacing::Impl::watch(void* self, SDL_Event* event) {
     return 0;
   }
   // On the UI thread, while SDL pumps its events (in the app's SDL_PollEvent or in wait()).
-  if (event->type == SDL_WINDOWEVENT && event->window.windowID == p.window_id) {
+  const Uint32 window = window_of(*event);
+  if (window != 0 && window != p.window_id) return 0;  // another window's: that one's pacing sees it
+  if (event->type == SDL_WINDOWEVENT) {
     switch (event->window.event) {
       case SDL_WINDOWEVENT_MINIMIZED:
       case SDL_WINDOWEVENT_HIDDEN:
@@ -118,19 +163,21 @@ Result<std::unique_ptr<SdlPacing>> SdlPacing::create(SDL_Window* window, PacerOp
     (void)runtime.set_frame_interval(std::chrono::nanoseconds(1'000'000'000 / mode.refresh_rate));
   }
   SDL_AddEventWatch(&Impl::watch, impl.get());
+  live().push_back(impl.get());
   return std::unique_ptr<SdlPacing>(new SdlPacing(std::move(impl)));
 }
 
 SdlPacing::~SdlPacing() {
   // SDL runs watches under its lock: none runs once this returns.
   SDL_DelEventWatch(&Impl::watch, impl_.get());
+  std::erase(live(), impl_.get());
 }
 
 bool SdlPacing::wait() {
   Impl& p = *impl_;
   FramePacer& pacer = *p.pacer;
   if (p.foreign_event.exchange(false)) pacer.on_input();
-  const std::optional<Duration> wake = pacer.next_wake();
+  const std::optional<Duration> wake = soonest_wake();
   if (!wake || *wake > Duration::zero()) {
     int timeout_ms = -1;  // until an event
     if (wake) {

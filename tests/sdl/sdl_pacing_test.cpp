@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "cadence/manual_clock.hpp"
@@ -213,6 +215,75 @@ TEST_F(SdlOwnLoop, AMinimizedWindowDrawsNothingAndRestoredDrawsAtOnce) {
   SDL_PushEvent(&e);
   EXPECT_FALSE(pacing->pacer().is_hidden());
   EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero());
+}
+
+// A loop that paces two windows, each with its ImGui context.
+class SdlTwoWindows : public SdlOwnLoop {
+ protected:
+  void SetUp() override {
+    SdlOwnLoop::SetUp();
+    paced();
+    second_window = SDL_CreateWindow("second", 0, 0, 64, 64, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+    ASSERT_NE(second_window, nullptr) << SDL_GetError();
+    second_imgui = ImGui::CreateContext();
+    ImGui::SetCurrentContext(second_imgui);
+    auto p = SdlPacing::create(second_window);
+    ImGui::SetCurrentContext(imgui);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    second = std::move(*p);
+    drain();
+    (void)settle();
+    ASSERT_EQ(pacing->pacer().next_wake(), std::nullopt) << "at rest";
+  }
+  void TearDown() override {
+    second.reset();
+    if (second_imgui != nullptr) ImGui::DestroyContext(second_imgui);
+    ImGui::SetCurrentContext(imgui);
+    if (second_window != nullptr) SDL_DestroyWindow(second_window);
+    SdlOwnLoop::TearDown();
+  }
+  SDL_Window* second_window = nullptr;
+  ImGuiContext* second_imgui = nullptr;
+  std::unique_ptr<SdlPacing> second;
+};
+
+TEST_F(SdlTwoWindows, AnEventForOneWindowIsNotTheOthersInput) {
+  SDL_Event key{};
+  key.type = SDL_KEYDOWN;
+  key.key.windowID = SDL_GetWindowID(second_window);
+  key.key.keysym.scancode = SDL_SCANCODE_A;
+  SDL_PushEvent(&key);
+  EXPECT_EQ(pacing->pacer().next_wake(), std::nullopt) << "the second window's key is not the first's input";
+  EXPECT_EQ(second->pacer().next_wake(), Duration::zero());
+}
+
+// SDL waits for every window's events at once: one window's wait() must not sleep while the
+// other has a frame due (it used to sleep until the next event).
+TEST_F(SdlTwoWindows, OneWindowsWaitSleepsNoLongerThanTheOtherNeeds) {
+  second->pacer().request_redraw();
+  // A watchdog wakes SDL if the first wait() sleeps through the second window's frame.
+  std::mutex m;
+  std::condition_variable cv;
+  bool returned = false;
+  bool woke_it = false;
+  std::thread watchdog([&] {
+    std::unique_lock lock(m);
+    if (!cv.wait_for(lock, 10s, [&] { return returned; })) {
+      woke_it = true;
+      SDL_Event e{};
+      e.type = SDL_USEREVENT;
+      SDL_PushEvent(&e);
+    }
+  });
+  EXPECT_FALSE(pacing->wait()) << "nothing to draw in the first window";
+  {
+    const std::lock_guard lock(m);
+    returned = true;
+  }
+  cv.notify_one();
+  watchdog.join();
+  EXPECT_FALSE(woke_it) << "the first wait() slept while the second window had a frame due";
+  EXPECT_TRUE(second->wait()) << "the second window draws";
 }
 
 TEST_F(SdlOwnLoop, BadInputIsAClearErrorAndChangesNothing) {

@@ -38,8 +38,8 @@
 // docs/own_loop.md has the whole change for Dear ImGui's SDL2 example, as a diff.
 //
 // Events: an SDL event watch (SDL_AddEventWatch) sees each event as SDL queues it and tells the
-// pacer (input, wheel motion for scroll momentum, minimized and restored); the app's own event
-// handling is untouched. Workers wake the wait with an event of a type cadence registers for
+// pacer (input, wheel motion for scroll momentum, minimized and restored); an event that names
+// another window is that window's alone. The app's own event handling is untouched. Workers wake the wait with an event of a type cadence registers for
 // itself once per process (SDL_RegisterEvents; never SDL_USEREVENT, which apps push without
 // registering it), marked so that wait() takes out those alone: an event the app pushes, of
 // any type, reaches its loop. The app's loop may see cadence's events and ignores them, as
@@ -75,7 +75,9 @@ class CADENCE_SDL_API SdlPacing {
   SdlPacing& operator=(const SdlPacing&) = delete;
 
   /// After the app's SDL_PollEvent loop: sleeps (SDL_WaitEventTimeout) for as long as nothing
-  /// is due, then runs the due timers and workers' messages. True when this iteration draws a
+  /// is due, in this window or any other paced now (SDL waits for all windows' events at once,
+  /// so a loop that paces several sleeps for the soonest of them), then runs this window's due
+  /// timers and workers' messages. True when this iteration draws a
   /// frame: build it with new_frame() and render(); false: go round the loop again (an event
   /// arrived for the app's loop to handle first, or nothing needs drawing).
   bool wait();
