@@ -9,12 +9,10 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include <condition_variable>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
+#include "../common/wake_watchdog.hpp"
 #include "cadence/manual_clock.hpp"
 
 namespace cadence {
@@ -193,25 +191,9 @@ TEST_F(OwnLoop, OneWindowsWaitSleepsNoLongerThanAnotherPacedWindowNeeds) {
   (*second)->pacer().request_redraw();
 
   // A watchdog wakes GLFW if the first wait() sleeps through the second window's frame.
-  std::mutex m;
-  std::condition_variable cv;
-  bool returned = false;
-  bool woke_it = false;
-  std::thread watchdog([&] {
-    std::unique_lock lock(m);
-    if (!cv.wait_for(lock, 10s, [&] { return returned; })) {
-      woke_it = true;
-      glfwPostEmptyEvent();
-    }
-  });
+  test::WakeWatchdog watchdog([] { glfwPostEmptyEvent(); }, 10s);
   EXPECT_FALSE(pacing->wait()) << "nothing to draw in the first window";
-  {
-    const std::lock_guard lock(m);
-    returned = true;
-  }
-  cv.notify_one();
-  watchdog.join();
-  EXPECT_FALSE(woke_it) << "the first wait() slept while the second window had a frame due";
+  EXPECT_FALSE(watchdog.done()) << "the first wait() slept while the second window had a frame due";
   EXPECT_TRUE((*second)->wait()) << "the second window draws";
   second->reset();
   ImGui::DestroyContext(second_imgui);
