@@ -98,6 +98,31 @@ TEST_F(OwnLoop, AKeyReachesTheAppAndImGuiFirstAndTheNextWaitDraws) {
   EXPECT_GT(settle(), 0);
 }
 
+// A file dropped on the window, or a move to a screen of another scale, changes what the app
+// shows: its callbacks run, and the next wait() draws.
+int app_drops = 0;
+void app_drop(GLFWwindow*, int count, const char**) { app_drops += count; }
+
+TEST_F(OwnLoop, AFileDropAndAScaleChangeReachTheAppAndDraw) {
+  glfwSetDropCallback(window, app_drop);
+  app_drops = 0;
+  paced();
+  (void)settle();
+  ASSERT_EQ(pacing->pacer().next_wake(), std::nullopt) << "at rest";
+  GLFWdropfun drop = glfwSetDropCallback(window, nullptr);
+  glfwSetDropCallback(window, drop);
+  const char* paths[] = {"a.txt", "b.txt"};
+  drop(window, 2, paths);
+  EXPECT_EQ(app_drops, 2) << "the app's callback still runs";
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "a drop draws at once";
+  (void)settle();
+  ASSERT_EQ(pacing->pacer().next_wake(), std::nullopt);
+  GLFWwindowcontentscalefun scale = glfwSetWindowContentScaleCallback(window, nullptr);
+  glfwSetWindowContentScaleCallback(window, scale);
+  scale(window, 2.f, 2.f);
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero());
+}
+
 TEST_F(OwnLoop, GoneItsCallbacksStillPassEventsOn) {
   paced();
   GLFWkeyfun installed = glfwSetKeyCallback(window, nullptr);

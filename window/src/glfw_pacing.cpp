@@ -22,7 +22,10 @@ struct GlfwPacing::Impl {
 namespace {
 
 // GLFW's callbacks that GlfwPacing installs: an index per kind.
-enum Kind : std::size_t { kMouseButton, kScroll, kKey, kChar, kFocus, kCursorEnter, kCursorPos, kFramebufferSize, kRefresh, kIconify, kKinds };
+enum Kind : std::size_t {
+  kMouseButton, kScroll, kKey, kChar, kFocus, kCursorEnter, kCursorPos, kFramebufferSize, kRefresh, kIconify, kDrop,
+  kContentScale, kKinds
+};
 
 // The callbacks that were installed before one of GlfwPacing's installs, which it passes every
 // event on to.
@@ -37,6 +40,8 @@ struct Previous {
   GLFWframebuffersizefun framebuffer_size = nullptr;
   GLFWwindowrefreshfun refresh = nullptr;
   GLFWwindowiconifyfun iconify = nullptr;
+  GLFWdropfun drop = nullptr;
+  GLFWwindowcontentscalefun content_scale = nullptr;
 };
 
 // A window's callbacks: one layer per install, oldest first. An install is needed again when
@@ -118,6 +123,11 @@ void install(Chain& c) {
       w, [](GLFWwindow* gw, int x, int y) { forward<kFramebufferSize, &Previous::framebuffer_size, any_input<int, int>>(gw, x, y); });
   p.refresh = glfwSetWindowRefreshCallback(w, [](GLFWwindow* gw) { forward<kRefresh, &Previous::refresh, any_input<>>(gw); });
   p.iconify = glfwSetWindowIconifyCallback(w, [](GLFWwindow* gw, int i) { forward<kIconify, &Previous::iconify, iconified>(gw, i); });
+  p.drop = glfwSetDropCallback(
+      w, [](GLFWwindow* gw, int n, const char** paths) { forward<kDrop, &Previous::drop, any_input<int, const char**>>(gw, n, paths); });
+  p.content_scale = glfwSetWindowContentScaleCallback(w, [](GLFWwindow* gw, float x, float y) {
+    forward<kContentScale, &Previous::content_scale, any_input<float, float>>(gw, x, y);
+  });
   // Callbacks that are not cadence's reach no older layer unless they chain to it: a window at
   // a new address's, or none at all, surely do not.
   if (p.key == nullptr) c.layers.clear();

@@ -32,7 +32,7 @@
 // docs/own_loop.md has the whole change for Dear ImGui's GLFW example, as a diff.
 //
 // Input: GlfwPacing chains its own GLFW callbacks (mouse, scroll, keys, characters, focus,
-// cursor, resize, expose, iconify) after those already installed, ImGui's included, which still
+// cursor, resize, expose, iconify, file drop, content scale) after those already installed, ImGui's included, which still
 // get every event first; an app that installs its callbacks later must chain to the previous
 // ones, as ImGui's backend does. The callbacks stay installed after the GlfwPacing is gone and
 // then only pass events on; a GlfwPacing made again for the window installs again over whatever
