@@ -382,6 +382,21 @@ TEST_F(FramePacerTest, TheLongestDurationsTheOptionsAllowMeanNever) {
   EXPECT_LE(pacer->stats().frames_drawn - before, 10s / 16ms + 1) << "no blink; a glide at most at the frame interval";
 }
 
+TEST_F(FramePacerTest, DestroyedFromItsOwnTimerItStopsTheProcessWithAMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        std::unique_ptr<FramePacer> pacer = make();
+        FramePacer& p = *pacer;
+        (void)p.runtime().add_timer(TimerId::unique(), Timer::once(0ms, [&pacer](TimerCallbackInfo&) {
+                                      pacer.reset();
+                                      return TimerCallbackReturn::keep();
+                                    }));
+        (void)p.begin();
+      },
+      "destroyed from inside one of its own calls");
+}
+
 TEST_F(FramePacerTest, OneContextHasOnePacerAndWidgetsFindIt) {
   auto pacer = make();
   EXPECT_EQ(FramePacer::of(imgui.context()), pacer.get());

@@ -198,7 +198,9 @@ class CADENCE_PACER_API FramePacer {
   static void set_created_hook(std::function<void(FramePacer&)> hook);
   /// Drops what context() scheduled that no render() applied (its timers' destructors may still
   /// call the runtime), then stops and joins the runtime's threads (within its join deadline);
-  /// the ImGui context stays.
+  /// the ImGui context stays. Re-entry: not from inside its runtime's own calls (a timer
+  /// callback, a write-back): that stops the process with a message, as ~WindowRuntime does;
+  /// destroy it after the iteration.
   ~FramePacer();
   FramePacer(const FramePacer&) = delete;
   FramePacer& operator=(const FramePacer&) = delete;
