@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <thread>
@@ -244,10 +245,14 @@ TEST_F(RedrawRequestTest, ARequestForNowFromAWriteBackIsDrawnByThatFrameAlone) {
                   }))
                   .ok());
   std::size_t came = 0;
-  for (int i = 0; i < 2000 && runtime.has_thread(id); ++i) {
+  // Until the worker has finished and its write-back ran: a generous deadline, not a count of
+  // tries (2,000 polls were too few under the sanitizers).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (runtime.has_thread(id) && std::chrono::steady_clock::now() < deadline) {
     came += runtime.poll(clock.now()).redraws_came;
     std::this_thread::yield();
   }
+  ASSERT_FALSE(runtime.has_thread(id)) << "the worker did not finish in 30 s";
   EXPECT_EQ(came, 1u);
   EXPECT_EQ(runtime.next_due(), std::nullopt);
 }
