@@ -11,6 +11,7 @@ using namespace cadence;
 Window* DemoApp::open(int width, int height) {
   WindowOptions options;
   options.title = name_;
+  options.backend = backend_;
   options.width = width;
   options.height = height;
   options.on_failure = [this](const Failure& f) {
@@ -27,7 +28,7 @@ Window* DemoApp::open(int width, int height) {
 void DemoApp::run_script(CallbackContext& ctx) {
   workers_.start_all(ctx);
   timers_.add_examples(ctx);
-  children_.push_back(std::make_unique<DemoApp>(loop_, "cadence demo: second window"));
+  children_.push_back(std::make_unique<DemoApp>(loop_, "cadence demo: second window", backend_));
   children_.back()->open(560, 420);
 }
 
@@ -52,7 +53,7 @@ void DemoApp::draw(Window& window, CallbackContext& ctx) {
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) stats_.draw(loop_, window, timers_.lateness_ms());
 
   if (ImGui::Button("Open another window")) {
-    children_.push_back(std::make_unique<DemoApp>(loop_, "cadence demo: window " + std::to_string(children_.size() + 2)));
+    children_.push_back(std::make_unique<DemoApp>(loop_, "cadence demo: window " + std::to_string(children_.size() + 2), backend_));
     children_.back()->open(560, 420);
   }
   window.tooltip("Each window has its own runtime: its own timers and threads.");

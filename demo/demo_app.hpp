@@ -15,7 +15,8 @@ namespace demo {
 
 class DemoApp {
  public:
-  DemoApp(cadence::EventLoop& loop, std::string name) : loop_(loop), name_(std::move(name)) {}
+  DemoApp(cadence::EventLoop& loop, std::string name, cadence::WindowBackend backend)
+      : loop_(loop), name_(std::move(name)), backend_(backend) {}
 
   /// Opens a window showing this app, added to the loop.
   cadence::Window* open(int width, int height);
@@ -27,6 +28,7 @@ class DemoApp {
 
   cadence::EventLoop& loop_;
   std::string name_;
+  cadence::WindowBackend backend_;  // its windows' and those it opens
   char text_[256] = "";
   bool focus_text_ = true;
   WorkersPanel workers_;

@@ -1,13 +1,11 @@
 // cadence-demo: an ImGui app showing what cadence is for.
 //
-//   cadence-demo                        interactive
+//   cadence-demo [--backend glfw|sdl2]  interactive, on GLFW (the default) or SDL2
 //   cadence-demo --headless-for 10 [--idle-for 5] --screenshot shot.png --stats stats.json
 //       a scripted run of 10 s (on the display, or under Xvfb when there is none): idle for the
 //       first part (default: half, at most 5 s), measured; then it starts jobs and timers and
 //       opens a second window by itself; saves a screenshot of the main window and the
 //       measurements.
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <cmath>
 #include <chrono>
@@ -29,6 +27,7 @@ struct Args {
   double idle_for = -1;     // seconds of the headless run spent idle, measured (default: up to 5)
   std::string screenshot;
   std::string stats;
+  cadence::WindowBackend backend = cadence::WindowBackend::glfw;
 };
 
 constexpr double kStartup = 0.6;  // seconds of start-up frames before the idle measurement
@@ -36,7 +35,8 @@ constexpr double kStartup = 0.6;  // seconds of start-up frames before the idle 
 int usage(const std::string& why) {
   std::fprintf(stderr,
                "cadence-demo: %s\n"
-               "usage: cadence-demo [--headless-for SECONDS [--idle-for SECONDS] [--screenshot FILE.png] [--stats FILE.json]]\n",
+               "usage: cadence-demo [--backend glfw|sdl2] [--headless-for SECONDS [--idle-for SECONDS] "
+               "[--screenshot FILE.png] [--stats FILE.json]]\n",
                why.c_str());
   return 2;
 }
@@ -58,6 +58,20 @@ bool parse(int argc, char** argv, Args& args, std::string& why) {
       const char* value = argv[++i];
       if (!parse_seconds(value, a == "--headless-for" ? args.headless_for : args.idle_for)) {
         why = a + " " + value + ": expected a number of seconds >= 0";
+        return false;
+      }
+    } else if (a == "--backend" && has_value) {
+      const std::string name = argv[++i];
+      if (name == "glfw") {
+        args.backend = cadence::WindowBackend::glfw;
+      } else if (name == "sdl2") {
+        args.backend = cadence::WindowBackend::sdl2;
+      } else {
+        why = "--backend " + name + ": expected glfw or sdl2";
+        return false;
+      }
+      if (!cadence::backend_available(args.backend)) {
+        why = "--backend " + name + ": this build has no SDL2 backend (build it where libsdl2-dev is installed)";
         return false;
       }
     } else if (a == "--screenshot" && has_value) {
@@ -97,7 +111,7 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, args, why)) return usage(why);
 
   auto loop = std::make_unique<cadence::EventLoop>();
-  demo::DemoApp app(*loop, "cadence demo");
+  demo::DemoApp app(*loop, "cadence demo", args.backend);
   // On every way out, the windows close (their workers stop) before the app state their
   // callbacks point at goes.
   struct CloseWindowsFirst {

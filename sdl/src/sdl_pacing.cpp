@@ -8,58 +8,15 @@
 #include <thread>
 #include <vector>
 
+#include "sdl_events.hpp"
+
 namespace cadence {
 namespace {
 
-// Events that are not news for the app: SDL's own end-of-poll marker (SDL_PollEvent queues one
-// each time it pumps, since SDL 2.0.22).
-bool is_bookkeeping(Uint32 type) {
-#if SDL_VERSION_ATLEAST(2, 0, 22)
-  return type == SDL_POLLSENTINEL;
-#else
-  (void)type;
-  return false;
-#endif
-}
-
-// The event type cadence wakes loops with, registered once per process: SDL never takes a type
-// back and has 32767, so one per SdlPacing would run out in an app that makes them often. Never
-// SDL_USEREVENT itself, which the first registration returns and apps push without registering.
-// 0 when SDL has none left.
-Uint32 wake_type() {
-  static const Uint32 type = [] {
-    Uint32 t = SDL_RegisterEvents(1);
-    if (t == SDL_USEREVENT) t = SDL_RegisterEvents(1);
-    return t == static_cast<Uint32>(-1) ? 0 : t;
-  }();
-  return type;
-}
-
-// What cadence's wake-up events carry, so that only they are taken out of the queue, whatever
-// an app pushes with their type.
-constexpr Sint32 kWakeCode = 0x63646e63;
-
-bool is_wake(const SDL_Event& e) { return e.type == wake_type() && e.type != 0 && e.user.code == kWakeCode; }
-
-// The window an event is for, or 0 for one that names none (quit, a controller, the clipboard).
-Uint32 window_of(const SDL_Event& e) {
-  switch (e.type) {
-    case SDL_WINDOWEVENT: return e.window.windowID;
-    case SDL_KEYDOWN:
-    case SDL_KEYUP: return e.key.windowID;
-    case SDL_TEXTEDITING: return e.edit.windowID;
-    case SDL_TEXTINPUT: return e.text.windowID;
-    case SDL_MOUSEMOTION: return e.motion.windowID;
-    case SDL_MOUSEBUTTONDOWN:
-    case SDL_MOUSEBUTTONUP: return e.button.windowID;
-    case SDL_MOUSEWHEEL: return e.wheel.windowID;
-    case SDL_DROPFILE:
-    case SDL_DROPTEXT:
-    case SDL_DROPBEGIN:
-    case SDL_DROPCOMPLETE: return e.drop.windowID;
-    default: return 0;
-  }
-}
+using detail::sdl::is_bookkeeping;
+using detail::sdl::is_wake;
+using detail::sdl::wake_type;
+using detail::sdl::window_of;
 
 }  // namespace
 
@@ -152,12 +109,7 @@ Result<std::unique_ptr<SdlPacing>> SdlPacing::create(SDL_Window* window, PacerOp
   impl->wake_type = type;
   impl->pacer = std::move(*pacer);
   WindowRuntime& runtime = impl->pacer->runtime();
-  runtime.set_waker([type] {  // thread-safe; called once per batch
-    SDL_Event wake{};
-    wake.type = type;
-    wake.user.code = kWakeCode;
-    SDL_PushEvent(&wake);
-  });
+  runtime.set_waker([type] { detail::sdl::push_wake(type); });  // thread-safe; called once per batch
   SDL_DisplayMode mode{};
   if (default_interval && SDL_GetWindowDisplayMode(window, &mode) == 0 && mode.refresh_rate > 0) {
     (void)runtime.set_frame_interval(std::chrono::nanoseconds(1'000'000'000 / mode.refresh_rate));

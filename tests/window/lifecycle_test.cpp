@@ -333,9 +333,9 @@ TEST(WindowReviewTest, AWindowCreatedUnshownIsShownBySetVisibleTrue) {
   options.visible = false;
   auto w = open_window(options, [](Window&, CallbackContext&) { draw_text("unshown"); });
   ASSERT_TRUE(w);
-  ASSERT_EQ(glfwGetWindowAttrib(w->glfw_window(), GLFW_VISIBLE), GLFW_FALSE);
+  ASSERT_FALSE(shown_by_window_system(*w));
   w->set_visible(true);
-  EXPECT_EQ(glfwGetWindowAttrib(w->glfw_window(), GLFW_VISIBLE), GLFW_TRUE);
+  EXPECT_TRUE(shown_by_window_system(*w));
   EXPECT_FALSE(w->is_hidden());
 }
 

@@ -1,11 +1,19 @@
-// Helpers for window tests: they open real GLFW windows (under Xvfb in CI) and read back what
-// was rendered.
+// Helpers for window tests: they open real windows (under Xvfb in CI) and read back what was
+// rendered. The suite is shared by both backends: CTest runs it once on GLFW and once on SDL2
+// (CADENCE_TEST_BACKEND=sdl2), and every window a test opens with test_options() uses it.
 #pragma once
 
+#include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
+#if CADENCE_TEST_SDL2
+#include <SDL.h>
+#endif
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -16,9 +24,24 @@ namespace cadence::testing {
 
 using namespace std::chrono_literals;
 
-/// Options for a small test window driven by `clock` (or the system clock when null).
+/// The backend this run of the suite tests: CADENCE_TEST_BACKEND ("glfw", the default, or
+/// "sdl2"); any other value stops the run with a message rather than test the wrong thing.
+inline WindowBackend test_backend() {
+  static const WindowBackend backend = [] {
+    const char* name = std::getenv("CADENCE_TEST_BACKEND");
+    if (name == nullptr || std::strcmp(name, "glfw") == 0) return WindowBackend::glfw;
+    if (std::strcmp(name, "sdl2") == 0) return WindowBackend::sdl2;
+    std::fprintf(stderr, "CADENCE_TEST_BACKEND=%s is neither glfw nor sdl2\n", name);
+    std::abort();
+  }();
+  return backend;
+}
+
+/// Options for a small test window driven by `clock` (or the system clock when null), on the
+/// backend under test.
 inline WindowOptions test_options(ManualClock* clock, int width = 480, int height = 320) {
   WindowOptions o;
+  o.backend = test_backend();
   o.title = "cadence test";
   o.width = width;
   o.height = height;
@@ -26,6 +49,14 @@ inline WindowOptions test_options(ManualClock* clock, int width = 480, int heigh
   if (clock != nullptr) o.time_source = clock->source();
   o.runtime.frame_interval = 16ms;
   return o;
+}
+
+/// True while the window system shows the window (not hidden, whatever the window manager does).
+inline bool shown_by_window_system(Window& w) {
+#if CADENCE_TEST_SDL2
+  if (w.sdl_window() != nullptr) return (SDL_GetWindowFlags(w.sdl_window()) & SDL_WINDOW_SHOWN) != 0;
+#endif
+  return glfwGetWindowAttrib(w.glfw_window(), GLFW_VISIBLE) == GLFW_TRUE;
 }
 
 /// Opens a window or fails the test with the reason.

@@ -38,6 +38,17 @@ TEST(WindowTest, TimeoutsNeverReachGlfwOutOfRange) {
   EXPECT_EQ(glfw_timeout_seconds(std::numeric_limits<double>::infinity()), kMaxWaitSeconds);
 }
 
+// Every window of the suite opens on the backend under test, and only that one's handle is set.
+TEST(WindowTest, OpensOnTheBackendUnderTest) {
+  auto w = open_window(test_options(nullptr), nullptr);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->backend(), test_backend());
+  EXPECT_EQ(w->glfw_window() != nullptr, test_backend() == WindowBackend::glfw);
+  EXPECT_EQ(w->sdl_window() != nullptr, test_backend() == WindowBackend::sdl2);
+  EXPECT_TRUE(backend_available(test_backend()));
+  EXPECT_STREQ(to_string(test_backend()), test_backend() == WindowBackend::glfw ? "glfw" : "sdl2");
+}
+
 TEST(WindowTest, BadOptionsAreRefusedWithAMessageNamingTheValue) {
   struct Case {
     const char* what;
@@ -51,6 +62,7 @@ TEST(WindowTest, BadOptionsAreRefusedWithAMessageNamingTheValue) {
       {"zero caret blink", [](WindowOptions& o) { o.caret_blink = Duration::zero(); }, "caret_blink 0"},
       {"negative tooltip delay", [](WindowOptions& o) { o.tooltip_delay = -5ms; }, "tooltip_delay -5"},
       {"zero momentum decay", [](WindowOptions& o) { o.momentum_decay = Duration::zero(); }, "momentum_decay 0"},
+      {"unknown backend", [](WindowOptions& o) { o.backend = static_cast<WindowBackend>(7); }, "window backend 7"},
   };
   for (const Case& c : cases) {
     WindowOptions o = test_options(nullptr);

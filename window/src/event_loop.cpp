@@ -1,7 +1,5 @@
 #include "cadence/event_loop.hpp"
 
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -55,11 +53,7 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
     if (auto next = w->next_wake(); next && (!wait || *next < *wait)) wait = next;
   }
   if (max_wait && (!wait || *max_wait < *wait)) wait = max_wait;
-  if (wait) {
-    glfwWaitEventsTimeout(glfw_timeout_seconds(std::chrono::duration<double>(*wait).count()));
-  } else {
-    glfwWaitEvents();
-  }
+  windows_.front()->impl_->system->wait(wait);  // every window open uses one backend
   ++stats_.wakeups;
 
   // The frames and the closing windows' destructors are the iteration: a run_once() or

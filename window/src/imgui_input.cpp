@@ -1,7 +1,6 @@
 #include "imgui_input.hpp"
 
 #include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
 
 #include <string>
 
@@ -54,41 +53,7 @@ ImGuiKey to_imgui_key(int key) {
 }
 #endif
 
-}  // namespace
-
-void feed_pointer(GLFWwindow* window, ImGuiIO& io, const std::optional<ImVec2>& position,
-                  const std::array<std::optional<bool>, 5>& buttons, bool& entered) {
-#if IMGUI_VERSION_NUM >= 18700
-  if (position && !entered) {
-    ImGui_ImplGlfw_CursorEnterCallback(window, GLFW_TRUE);
-    entered = true;
-  }
-  // ImGui drops repeats of an unchanged position or button state.
-  if (position) io.AddMousePosEvent(position->x, position->y);
-  for (std::size_t b = 0; b < buttons.size(); ++b) {
-    if (buttons[b]) io.AddMouseButtonEvent(static_cast<int>(b), *buttons[b]);
-  }
-#else
-  (void)window;
-  (void)entered;
-  if (position) io.MousePos = *position;
-  for (std::size_t b = 0; b < buttons.size(); ++b) {
-    if (buttons[b]) io.MouseDown[b] = *buttons[b];
-  }
-#endif
-}
-
-void pointer_moved(GLFWwindow* window, double x, double y) {
-#if IMGUI_VERSION_NUM >= 18700
-  ImGui_ImplGlfw_CursorPosCallback(window, x, y);
-#else
-  (void)window;
-  (void)x;
-  (void)y;
-#endif
-}
-
-Status key_event(GLFWwindow* window, int key, int action, int mods) {
+Status check_key(int key, int action, int mods) {
   if (!known_key(key)) {
     return Error{Errc::invalid_argument,
                  "key " + std::to_string(key) +
@@ -103,36 +68,83 @@ Status key_event(GLFWwindow* window, int key, int action, int mods) {
   if ((mods & ~kKnownMods) != 0) {
     return Error{Errc::invalid_argument, "key mods " + std::to_string(mods) + " have bits that are not GLFW_MOD_*"};
   }
-  if (action == GLFW_REPEAT) return {};  // ImGui repeats a held key itself, as it does for a real one
-  const bool down = action == GLFW_PRESS;
-  // A modifier key's own event sets or clears its modifier, whatever `mods` said.
-  const auto modifier_bit = [](int k) {
-    switch (k) {
-      case GLFW_KEY_LEFT_SHIFT: case GLFW_KEY_RIGHT_SHIFT: return GLFW_MOD_SHIFT;
-      case GLFW_KEY_LEFT_CONTROL: case GLFW_KEY_RIGHT_CONTROL: return GLFW_MOD_CONTROL;
-      case GLFW_KEY_LEFT_ALT: case GLFW_KEY_RIGHT_ALT: return GLFW_MOD_ALT;
-      case GLFW_KEY_LEFT_SUPER: case GLFW_KEY_RIGHT_SUPER: return GLFW_MOD_SUPER;
-      default: return 0;
-    }
-  };
-  if (const int bit = modifier_bit(key); bit != 0) mods = down ? (mods | bit) : (mods & ~bit);
-  ImGuiIO& io = ImGui::GetIO();
+  return {};
+}
+
+int mods_after(int key, bool down, int mods) {
+  int bit = 0;
+  switch (key) {
+    case GLFW_KEY_LEFT_SHIFT: case GLFW_KEY_RIGHT_SHIFT: bit = GLFW_MOD_SHIFT; break;
+    case GLFW_KEY_LEFT_CONTROL: case GLFW_KEY_RIGHT_CONTROL: bit = GLFW_MOD_CONTROL; break;
+    case GLFW_KEY_LEFT_ALT: case GLFW_KEY_RIGHT_ALT: bit = GLFW_MOD_ALT; break;
+    case GLFW_KEY_LEFT_SUPER: case GLFW_KEY_RIGHT_SUPER: bit = GLFW_MOD_SUPER; break;
+    default: return mods;
+  }
+  return down ? (mods | bit) : (mods & ~bit);
+}
+
 #if IMGUI_VERSION_NUM >= 18700
-  (void)window;
+void queue_key(ImGuiIO& io, int key, bool down, int mods) {
   io.AddKeyEvent(ImGuiMod_Ctrl, (mods & GLFW_MOD_CONTROL) != 0);
   io.AddKeyEvent(ImGuiMod_Shift, (mods & GLFW_MOD_SHIFT) != 0);
   io.AddKeyEvent(ImGuiMod_Alt, (mods & GLFW_MOD_ALT) != 0);
   io.AddKeyEvent(ImGuiMod_Super, (mods & GLFW_MOD_SUPER) != 0);
   io.AddKeyEvent(to_imgui_key(key), down);
+}
 #else
-  ImGui_ImplGlfw_KeyCallback(window, key, 0, down ? GLFW_PRESS : GLFW_RELEASE, mods);
-  // The 1.86 backend takes the modifiers from the modifier keys it saw; the injected ones win.
+void set_modifiers(ImGuiIO& io, int mods) {
   io.KeyCtrl = (mods & GLFW_MOD_CONTROL) != 0;
   io.KeyShift = (mods & GLFW_MOD_SHIFT) != 0;
   io.KeyAlt = (mods & GLFW_MOD_ALT) != 0;
   io.KeySuper = (mods & GLFW_MOD_SUPER) != 0;
+}
+#endif
+
+}  // namespace
+
+void feed_pointer(ImGuiIO& io, InjectedPointer& pointer, const std::function<void()>& tell_entered) {
+#if IMGUI_VERSION_NUM >= 18700
+  if (pointer.position && !pointer.entered) {
+    tell_entered();
+    pointer.entered = true;
+  }
+  // ImGui drops repeats of an unchanged position or button state.
+  if (pointer.position) io.AddMousePosEvent(pointer.position->x, pointer.position->y);
+  for (std::size_t b = 0; b < pointer.buttons.size(); ++b) {
+    if (pointer.buttons[b]) io.AddMouseButtonEvent(static_cast<int>(b), *pointer.buttons[b]);
+  }
+#else
+  (void)tell_entered;
+  if (pointer.position) io.MousePos = *pointer.position;
+  for (std::size_t b = 0; b < pointer.buttons.size(); ++b) {
+    if (pointer.buttons[b]) io.MouseDown[b] = *pointer.buttons[b];
+  }
+#endif
+}
+
+Status key_event(int key, int action, int mods, const std::function<void(int key, bool down, int mods)>& backend_key) {
+  if (Status s = check_key(key, action, mods); !s) return s;
+  if (action == GLFW_REPEAT) return {};  // ImGui repeats a held key itself, as it does for a real one
+  const bool down = action == GLFW_PRESS;
+  mods = mods_after(key, down, mods);
+  ImGuiIO& io = ImGui::GetIO();
+#if IMGUI_VERSION_NUM >= 18700
+  (void)backend_key;
+  queue_key(io, key, down, mods);
+#else
+  backend_key(key, down, mods);
+  set_modifiers(io, mods);
 #endif
   return {};
+}
+
+void add_wheel(ImGuiIO& io, double dx, double dy) {
+#if IMGUI_VERSION_NUM >= 18700
+  io.AddMouseWheelEvent(static_cast<float>(dx), static_cast<float>(dy));
+#else
+  io.MouseWheelH += static_cast<float>(dx);
+  io.MouseWheel += static_cast<float>(dy);
+#endif
 }
 
 }  // namespace cadence::detail

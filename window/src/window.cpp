@@ -1,7 +1,6 @@
 #include "cadence/window.hpp"
 
-#include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
+#include <GL/gl.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
@@ -12,8 +11,6 @@
 #include <string>
 #include <utility>
 
-#include "glfw_library.hpp"
-#include "imgui_input.hpp"
 #include "scoped_flag.hpp"
 #include "window_impl.hpp"
 
@@ -52,29 +49,21 @@ PacerOptions pacer_options(const WindowOptions& o, Window* window) {
 Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFunction draw) {
   if (Status s = check(options); !s) return s.error();
   if (Status s = FramePacer::check(pacer_options(options, nullptr)); !s) return s.error();
-  if (Status s = detail::GlfwLibrary::acquire(); !s) return s.error();
+  if (Status s = detail::acquire_backend(options.backend); !s) return s.error();
   auto impl = std::make_unique<Impl>(std::move(options), std::move(draw));
+  impl->system = detail::window_system(impl->options.backend);
   std::unique_ptr<Window> window(new Window(std::move(impl)));  // from here ~Window cleans up
   // A window may be opened from another window's draw function: leave that one's ImGui and
   // OpenGL contexts current when done. Declared after `window`, so that it runs before a
-  // failed window's destructor can terminate GLFW.
-  const detail::RestoreContexts restore;
+  // failed window's destructor can end the window system.
   Impl& w = *window->impl_;
+  const detail::RestoreContexts restore(*w.system);
   w.owner = window.get();
   *w.life = window.get();
 
-  glfwWindowHint(GLFW_VISIBLE, w.options.visible ? GLFW_TRUE : GLFW_FALSE);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  w.glfw = glfwCreateWindow(w.options.width, w.options.height, w.options.title.c_str(), nullptr, nullptr);
-  if (w.glfw == nullptr) {
-    const std::string why = detail::GlfwLibrary::take_last_error();
-    return Error{Errc::resource, "could not create a " + std::to_string(w.options.width) + "x" +
-                                     std::to_string(w.options.height) + " window with an OpenGL 3.0 context: " +
-                                     (why.empty() ? "GLFW gave no reason" : why)};
-  }
-  glfwMakeContextCurrent(w.glfw);
-  glfwSwapInterval(w.options.vsync ? 1 : 0);
+  Result<std::unique_ptr<detail::Surface>> surface = w.system->open(w);
+  if (!surface) return surface.error();
+  w.surface = std::move(*surface);
 
   w.imgui = ImGui::CreateContext();
   ImGui::SetCurrentContext(w.imgui);
@@ -82,17 +71,16 @@ Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFuncti
   io.IniFilename = nullptr;  // no imgui.ini in the working directory
   io.ConfigInputTextCursorBlink = true;
   ImGui::StyleColorsDark();
-  ImGui_ImplGlfw_InitForOpenGL(w.glfw, /*install_callbacks=*/false);  // ours route by window
+  w.surface->init_imgui();
   ImGui_ImplOpenGL3_Init("#version 130");
 
   Result<std::unique_ptr<FramePacer>> pacer = FramePacer::create(w.imgui, pacer_options(w.options, w.owner));
   if (!pacer) return pacer.error();  // checked above: not expected
   w.pacer = std::move(*pacer);
-  w.install_callbacks();
   WindowRuntime& runtime = w.pacer->runtime();
-  runtime.set_waker([] { glfwPostEmptyEvent(); });  // thread-safe; called once per batch
+  runtime.set_waker(w.surface->waker());  // thread-safe; called once per batch
   if (w.options.runtime.frame_interval == WindowRuntime::Options{}.frame_interval) {
-    if (const std::optional<Duration> refresh = detail::monitor_refresh_period()) (void)runtime.set_frame_interval(*refresh);
+    if (const std::optional<Duration> refresh = w.surface->refresh_period()) (void)runtime.set_frame_interval(*refresh);
   }
   return window;
 }
@@ -101,7 +89,7 @@ Window::~Window() {
   Impl& w = *impl_;
   *w.life = nullptr;  // handles see it gone from here
   ImGuiContext* previous_imgui = ImGui::GetCurrentContext();
-  GLFWwindow* previous_gl = w.glfw != nullptr ? glfwGetCurrentContext() : nullptr;
+  const detail::CurrentGl previous_gl = w.surface ? w.system->current_gl() : detail::CurrentGl{};
   if (w.imgui != nullptr) w.make_current();
   // Stops and joins the threads. Destroyed in place, so that app code its destruction runs (an
   // abandoned finish callback, a timer capture's destructor) and that reaches it through this
@@ -113,22 +101,28 @@ Window::~Window() {
   }
   if (w.imgui != nullptr) {
     ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
+    w.surface->shutdown_imgui();
     ImGui::DestroyContext(w.imgui);
   }
   ImGui::SetCurrentContext(previous_imgui == w.imgui ? nullptr : previous_imgui);
-  if (w.glfw != nullptr) {
-    if (previous_gl != w.glfw) glfwMakeContextCurrent(previous_gl);
-    glfwDestroyWindow(w.glfw);
+  if (w.surface) {
+    if (previous_gl.window != w.surface->native()) w.system->make_current_gl(previous_gl);
+    w.surface.reset();
   }
-  detail::GlfwLibrary::release();  // acquired in create(), before the window existed
+  if (w.system != nullptr) detail::release_backend(w.options.backend);  // acquired in create()
 }
 
 WindowRuntime& Window::runtime() noexcept { return impl_->pacer->runtime(); }
-GLFWwindow* Window::glfw_window() const noexcept { return impl_->glfw; }
+WindowBackend Window::backend() const noexcept { return impl_->options.backend; }
+GLFWwindow* Window::glfw_window() const noexcept {
+  return impl_->options.backend == WindowBackend::glfw ? static_cast<GLFWwindow*>(impl_->surface->native()) : nullptr;
+}
+SDL_Window* Window::sdl_window() const noexcept {
+  return impl_->options.backend == WindowBackend::sdl2 ? static_cast<SDL_Window*>(impl_->surface->native()) : nullptr;
+}
 ImGuiContext* Window::imgui_context() const noexcept { return impl_->imgui; }
 const WindowStats& Window::stats() const noexcept { return impl_->pacer->stats(); }
-bool Window::should_close() const { return impl_->closing || glfwWindowShouldClose(impl_->glfw) == GLFW_TRUE; }
+bool Window::should_close() const { return impl_->closing || impl_->surface->close_flag(); }
 void Window::request_close() { impl_->ask_close(); }
 WindowHandle Window::handle() const { return WindowHandle(impl_->life, impl_->options.title); }
 
@@ -165,19 +159,16 @@ void Window::request_redraw() noexcept { impl_->pacer->request_redraw(); }
 bool Window::is_hidden() const noexcept { return impl_->pacer->is_hidden(); }
 
 void Window::set_visible(bool visible) {
-  // Always to GLFW: a window created unshown (WindowOptions::visible) counts as shown here.
+  // Always to the window system: a window created unshown (WindowOptions::visible) counts as
+  // shown here.
   impl_->shown = visible;
-  if (visible) {
-    glfwShowWindow(impl_->glfw);
-  } else {
-    glfwHideWindow(impl_->glfw);
-  }
+  impl_->surface->show(visible);
   impl_->update_hidden();
 }
 
 void Window::Impl::make_current() const {
   ImGui::SetCurrentContext(imgui);
-  if (glfwGetCurrentContext() != glfw) glfwMakeContextCurrent(glfw);  // a TLS read when it is
+  surface->make_current();
 }
 
 std::optional<Duration> Window::next_wake() { return impl_->pacer->next_wake(); }
@@ -187,22 +178,21 @@ void Window::frame() {
   if (w.in_frame || w.closing) return;  // a window that agreed to close draws no more
   const detail::ScopedFlag in_frame(w.in_frame);
   // A frame run from another window's callback leaves that window's contexts current after.
-  const detail::RestoreContexts restore;
+  const detail::RestoreContexts restore(*w.system);
   w.make_current();
   FramePacer& pacer = *w.pacer;
   if (pacer.begin() == FrameKind::none) return;
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
-  detail::feed_pointer(w.glfw, ImGui::GetIO(), w.mouse_position, w.mouse_buttons, w.pointer_entered);
+  w.surface->new_frame(w.pointer);
   pacer.new_frame();
   // The draw function sees the frame's own instant, and what it changes (timers added, threads
   // started) is applied before the swap, which may block for a frame.
   if (w.draw) w.draw(*w.owner, pacer.context());
   pacer.render();
   int width = 0, height = 0;
-  glfwGetFramebufferSize(w.glfw, &width, &height);
+  w.surface->drawable_size(width, height);
   w.render(ImGui::GetDrawData(), width, height);
-  glfwSwapBuffers(w.glfw);
+  w.surface->swap();
 }
 
 void Window::Impl::render(ImDrawData* data, int width, int height) const {

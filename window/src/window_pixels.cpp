@@ -1,5 +1,5 @@
 // Reading back what a window shows: pixels for tests, PNG screenshots.
-#include <GLFW/glfw3.h>
+#include <GL/gl.h>
 #include <imgui.h>
 #include <stb/stb_image_write.h>
 
@@ -16,7 +16,7 @@ std::vector<std::uint8_t> Window::read_pixels(int& width, int& height) {
   if (w.pacer->stats().frames_drawn == 0) return {};
   // Render the last frame's ImGui draw data again into the back buffer and read it there: what
   // a buffer holds after a swap is not defined, and the app's draw function must not run again.
-  glfwGetFramebufferSize(w.glfw, &width, &height);
+  w.surface->drawable_size(width, height);
   w.render(ImGui::GetDrawData(), width, height);
   std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4);
   glReadBuffer(GL_BACK);

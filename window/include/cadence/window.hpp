@@ -1,6 +1,7 @@
-// cadence/window.hpp: a GLFW window with a Dear ImGui frame and its own WindowRuntime.
+// cadence/window.hpp: a GLFW or SDL2 window with a Dear ImGui frame and its own WindowRuntime.
 //
-// A Window owns a GLFW window (and its OpenGL context), an ImGui context and a WindowRuntime.
+// A Window owns a native window (GLFW's or SDL2's, as WindowOptions::backend says) with its
+// OpenGL context, an ImGui context and a WindowRuntime.
 // Each frame() runs its due timers and its threads' messages, then builds and renders an ImGui
 // frame only when something asked for one. Between frames the EventLoop (event_loop.hpp) sleeps
 // until the window's next_wake() or until input arrives or a worker posts, so an idle window
@@ -42,9 +43,14 @@
 //     loop.add(std::move(*window));
 //     loop.run();
 //
+// Backends: every member function behaves the same on GLFW and SDL2; glfw_window() and
+// sdl_window() give the native window of each. The windows open at one time in a process all
+// use one backend (the loop waits in one window system's event queue).
+//
 // Thread: every member function runs on the thread that created the window, which must be the
-// main thread (GLFW's rule), unless it says otherwise. Workers reach a window only through its
-// runtime's threads; their posts wake the loop through glfwPostEmptyEvent.
+// main thread (GLFW's and SDL's rule), unless it says otherwise. Workers reach a window only
+// through its runtime's threads; their posts wake the loop (glfwPostEmptyEvent, or an SDL event
+// of a type cadence registers for itself).
 #pragma once
 
 #include <cstdint>
@@ -64,6 +70,7 @@
 
 struct GLFWwindow;
 struct ImGuiContext;
+struct SDL_Window;
 
 namespace cadence {
 
@@ -72,9 +79,23 @@ class Window;
 /// Largest window side accepted by Window::create, in screen coordinates (X11's limit is 32767).
 inline constexpr int kMaxWindowSide = 16384;
 
+/// The window system a Window runs on.
+enum class WindowBackend : std::uint8_t {
+  glfw,  ///< GLFW 3 (libglfw3-dev) and Dear ImGui's GLFW backend
+  sdl2,  ///< SDL 2 (libsdl2-dev) and Dear ImGui's SDL2 backend
+};
+
+/// "glfw" or "sdl2". O(1).
+CADENCE_WINDOW_API const char* to_string(WindowBackend backend) noexcept;
+/// True when this build of cadence::window can open windows on `backend` (GLFW always; SDL2
+/// when SDL2 was found at build time). It says nothing about a display being there. O(1).
+CADENCE_WINDOW_API bool backend_available(WindowBackend backend) noexcept;
+
 /// How a window is opened. Every field has a working default; Window::create checks the values.
 struct WindowOptions {
   std::string title = "cadence";
+  /// The window system: every window open at one time in a process must use the same one.
+  WindowBackend backend = WindowBackend::glfw;
   /// Size of the window's client area in screen coordinates, each in [1, kMaxWindowSide].
   int width = 960;
   int height = 640;
@@ -147,13 +168,16 @@ class CADENCE_WINDOW_API Window {
   /// it gets schedules timers and threads on this window's runtime.
   using DrawFunction = std::function<void(Window&, CallbackContext&)>;
 
-  /// Opens a window (GLFW is initialised with the first window and terminated with the last).
-  /// The ImGui and OpenGL contexts current before the call are current again after it, so a
-  /// window may be opened from another window's draw function.
+  /// Opens a window (GLFW, or SDL's video subsystem, is started with the first window and shut
+  /// down with the last). The ImGui and OpenGL contexts current before the call are current
+  /// again after it, so a window may be opened from another window's draw function.
   /// Errors, with a message that says what failed and what to do:
-  /// - invalid_argument: a size or duration of `options` outside its documented range;
-  /// - resource: GLFW cannot start (no display: run under one, or headless with xvfb-run), or
-  ///   the window or its OpenGL 3.0 context cannot be created (GLFW's reason is included).
+  /// - invalid_argument: a size or duration of `options` outside its documented range, a
+  ///   backend other than the one the windows open now use, or one this build has not
+  ///   (backend_available(); the message names the package that brings it);
+  /// - resource: the window system cannot start (no display: run under one, or headless with
+  ///   xvfb-run), or the window or its OpenGL 3.0 context cannot be created (the window
+  ///   system's reason is included).
   /// Cost: a window, a GL context and an ImGui context with its font atlas; milliseconds.
   static Result<std::unique_ptr<Window>> create(WindowOptions options, DrawFunction draw);
 
@@ -165,18 +189,24 @@ class CADENCE_WINDOW_API Window {
 
   /// The window's runtime: add timers and start threads on it from outside a callback. O(1).
   WindowRuntime& runtime() noexcept;
-  /// The GLFW window, for what cadence does not wrap (icons, cursors, clipboard). Do not replace
-  /// its user pointer or its input callbacks: the window routes events through them. O(1).
+  /// The window system this window runs on. O(1).
+  WindowBackend backend() const noexcept;
+  /// The GLFW window, for what cadence does not wrap (icons, cursors, clipboard); nullptr on
+  /// SDL2. Do not replace its user pointer or its input callbacks: the window routes events
+  /// through them. O(1).
   GLFWwindow* glfw_window() const noexcept;
+  /// The SDL window, for what cadence does not wrap; nullptr on GLFW. Do not replace its window
+  /// data named "cadence": the loop routes events through it. O(1).
+  SDL_Window* sdl_window() const noexcept;
   /// The window's ImGui context (current during its draw function). O(1).
   ImGuiContext* imgui_context() const noexcept;
   /// Counters since the window opened. O(1).
   const WindowStats& stats() const noexcept;
 
   /// True once the window agreed to close (on_close returned true, or there is none) after its
-  /// close button, the window manager or request_close() asked, or once the app set GLFW's own
-  /// close flag (glfwSetWindowShouldClose, which asks no one); the EventLoop then destroys it
-  /// after the current iteration. O(1).
+  /// close button, the window manager, an SDL_QUIT event or request_close() asked, or once the
+  /// app set GLFW's own close flag (glfwSetWindowShouldClose, which asks no one); the EventLoop
+  /// then destroys it after the current iteration. O(1).
   bool should_close() const;
   /// Asks for the window to close, as the close button does: runs on_close now, if there is
   /// one, and closes unless it says no. Safe from the window's draw function and callbacks.
@@ -203,8 +233,9 @@ class CADENCE_WINDOW_API Window {
   /// Makes the next frame() build and render an ImGui frame. O(1).
   void request_redraw() noexcept;
 
-  /// Shows or hides the window (glfwShowWindow / glfwHideWindow). While it is hidden or
-  /// minimized (the window manager tells GLFW, which tells the window) it draws nothing and
+  /// Shows or hides the window (glfwShowWindow / glfwHideWindow, SDL_ShowWindow /
+  /// SDL_HideWindow). While it is hidden or minimized (the window manager tells the window
+  /// system, which tells the window) it draws nothing and
   /// wakes only for what must go on: its system timers (the caret's blink, ImGui's instants)
   /// pause, and each app timer follows its Timer::with_when_hidden policy (keep running by
   /// default, pause, or throttle); a redraw asked for meanwhile is drawn when it is shown. So a
@@ -228,20 +259,22 @@ class CADENCE_WINDOW_API Window {
   /// Errors: resource when nothing was drawn yet or the file cannot be written.
   Status screenshot(const std::string& path);
 
-  /// Input for tests and scripted demos. Position and buttons stick until changed (as a real
-  /// pointer's would) and override the real pointer's in every drawn frame; scroll and
-  /// characters go through ImGui's GLFW backend as real events do. Each one counts as input:
-  /// the next frames are drawn.
+  /// Input for tests and scripted demos, the same on both backends. Position and buttons stick
+  /// until changed (as a real pointer's would) and override the real pointer's in every drawn
+  /// frame; characters, keys and focus go through ImGui's backend (GLFW's or SDL2's) as real
+  /// events do. Each one counts as input: the next frames are drawn.
   /// `x`, `y`: in the window's screen coordinates, from its top-left corner.
   void inject_mouse_position(float x, float y);
   /// `button`: 0 left, 1 right, 2 middle, 3 and 4 extra; other values are ignored.
   void inject_mouse_button(int button, bool down);
-  /// `dx`, `dy`: wheel notches, positive up and right (GLFW's convention); feeds scroll momentum.
+  /// `dx`, `dy`: wheel notches, positive up and right (GLFW's convention), fractions kept on
+  /// both backends (as a trackpad's precise wheel); feeds scroll momentum.
   void inject_scroll(double dx, double dy);
   /// A typed Unicode code point, to the focused text field (an edit there restarts the caret's
   /// blink, as any edit does).
   void inject_char(unsigned int codepoint);
-  /// A key event as GLFW reports one: `key` a GLFW_KEY_* code (letters, digits, space, F1-F12,
+  /// A key event as GLFW reports one, on either backend (SDL2 gets the matching scancode):
+  /// `key` a GLFW_KEY_* code (letters, digits, space, F1-F12,
   /// Escape, Enter, Tab, Backspace, Insert, Delete, arrows, Page Up/Down, Home, End, keypad Enter,
   /// Shift, Control, Alt, Super), `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` the
   /// GLFW_MOD_* bits held. It reaches ImGui as the backend would pass it; a repeat changes nothing

@@ -1,0 +1,167 @@
+// The GLFW window system: a GLFW window with its OpenGL context, ImGui's GLFW backend, and
+// GLFW's callbacks routed to the right window's ImGui context.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <imgui.h>
+
+#include <chrono>
+
+#include "cadence/event_loop.hpp"
+#include "glfw_library.hpp"
+#include "imgui_input.hpp"
+#include "surface.hpp"
+#include "window_impl.hpp"
+
+namespace cadence::detail {
+namespace {
+
+Window::Impl& impl_of(GLFWwindow* w) { return *static_cast<Window::Impl*>(glfwGetWindowUserPointer(w)); }
+
+// A real pointer movement: to ImGui where it takes events (1.86 reads the pointer itself).
+void pointer_moved(GLFWwindow* window, double x, double y) {
+#if IMGUI_VERSION_NUM >= 18700
+  ImGui_ImplGlfw_CursorPosCallback(window, x, y);
+#else
+  (void)window;
+  (void)x;
+  (void)y;
+#endif
+}
+
+void install_callbacks(GLFWwindow* glfw, Window::Impl& owner) {
+  glfwSetWindowUserPointer(glfw, &owner);
+  glfwSetCursorPosCallback(glfw, [](GLFWwindow* gw, double x, double y) {
+    Window::Impl& w = impl_of(gw);
+    w.in_context([&] { pointer_moved(gw, x, y); });
+    w.on_input();
+  });
+  glfwSetMouseButtonCallback(glfw, [](GLFWwindow* gw, int button, int action, int mods) {
+    Window::Impl& w = impl_of(gw);
+    w.in_context([&] { ImGui_ImplGlfw_MouseButtonCallback(gw, button, action, mods); });
+    w.on_input();
+  });
+  glfwSetScrollCallback(glfw, [](GLFWwindow* gw, double dx, double dy) {
+    Window::Impl& w = impl_of(gw);
+    w.in_context([&] { ImGui_ImplGlfw_ScrollCallback(gw, dx, dy); });
+    w.scrolled(dx, dy);
+  });
+  glfwSetKeyCallback(glfw, [](GLFWwindow* gw, int key, int scancode, int action, int mods) {
+    Window::Impl& w = impl_of(gw);
+    w.in_context([&] { ImGui_ImplGlfw_KeyCallback(gw, key, scancode, action, mods); });
+    w.on_input();
+  });
+  glfwSetCharCallback(glfw, [](GLFWwindow* gw, unsigned int c) {
+    Window::Impl& w = impl_of(gw);
+    w.in_context([&] { ImGui_ImplGlfw_CharCallback(gw, c); });
+    w.on_input();
+  });
+  glfwSetWindowFocusCallback(glfw, [](GLFWwindow* gw, int focused) {
+    Window::Impl& w = impl_of(gw);
+    w.in_context([&] { ImGui_ImplGlfw_WindowFocusCallback(gw, focused); });
+    w.on_input();
+  });
+  glfwSetCursorEnterCallback(glfw, [](GLFWwindow* gw, int entered) {
+    Window::Impl& w = impl_of(gw);
+    w.in_context([&] { ImGui_ImplGlfw_CursorEnterCallback(gw, entered); });
+    w.on_input();
+  });
+  glfwSetFramebufferSizeCallback(glfw, [](GLFWwindow* gw, int, int) { impl_of(gw).on_input(); });
+  glfwSetWindowRefreshCallback(glfw, [](GLFWwindow* gw) { impl_of(gw).on_input(); });
+  glfwSetWindowIconifyCallback(glfw, [](GLFWwindow* gw, int iconified) {
+    impl_of(gw).set_minimized(iconified == GLFW_TRUE);
+  });
+  // GLFW has set its close flag already: the window closes only if on_close agrees.
+  glfwSetWindowCloseCallback(glfw, [](GLFWwindow* gw) {
+    glfwSetWindowShouldClose(gw, GLFW_FALSE);
+    impl_of(gw).ask_close();
+  });
+}
+
+class GlfwSurface final : public Surface {
+ public:
+  explicit GlfwSurface(GLFWwindow* window) : window_(window) {}
+  ~GlfwSurface() override { glfwDestroyWindow(window_); }
+  GlfwSurface(const GlfwSurface&) = delete;
+  GlfwSurface& operator=(const GlfwSurface&) = delete;
+
+  WindowBackend backend() const noexcept override { return WindowBackend::glfw; }
+  void* native() const noexcept override { return window_; }
+  void make_current() override {
+    if (glfwGetCurrentContext() != window_) glfwMakeContextCurrent(window_);  // a TLS read when it is
+  }
+  void init_imgui() override { ImGui_ImplGlfw_InitForOpenGL(window_, /*install_callbacks=*/false); }  // ours route by window
+  void shutdown_imgui() override { ImGui_ImplGlfw_Shutdown(); }
+  void new_frame(InjectedPointer& pointer) override {
+    ImGui_ImplGlfw_NewFrame();
+    feed_pointer(ImGui::GetIO(), pointer, [this] { ImGui_ImplGlfw_CursorEnterCallback(window_, GLFW_TRUE); });
+  }
+  void drawable_size(int& width, int& height) override { glfwGetFramebufferSize(window_, &width, &height); }
+  void swap() override { glfwSwapBuffers(window_); }
+  void show(bool visible) override {
+    if (visible) {
+      glfwShowWindow(window_);
+    } else {
+      glfwHideWindow(window_);
+    }
+  }
+  bool close_flag() const override { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+  std::optional<Duration> refresh_period() const override { return monitor_refresh_period(); }
+  std::function<void()> waker() const override {
+    return [] { glfwPostEmptyEvent(); };
+  }
+  void scroll(double dx, double dy) override { ImGui_ImplGlfw_ScrollCallback(window_, dx, dy); }
+  void character(unsigned int codepoint) override { ImGui_ImplGlfw_CharCallback(window_, codepoint); }
+  Status key(int key, int action, int mods) override {
+    return key_event(key, action, mods, [this](int k, bool down, int m) {
+      ImGui_ImplGlfw_KeyCallback(window_, k, 0, down ? GLFW_PRESS : GLFW_RELEASE, m);
+    });
+  }
+  void focus(bool focused) override { ImGui_ImplGlfw_WindowFocusCallback(window_, focused ? GLFW_TRUE : GLFW_FALSE); }
+
+ private:
+  GLFWwindow* window_;
+};
+
+Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
+  const WindowOptions& o = owner.options;
+  glfwWindowHint(GLFW_VISIBLE, o.visible ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  GLFWwindow* window = glfwCreateWindow(o.width, o.height, o.title.c_str(), nullptr, nullptr);
+  if (window == nullptr) {
+    const std::string why = GlfwLibrary::take_last_error();
+    return Error{Errc::resource, "could not create a " + std::to_string(o.width) + "x" + std::to_string(o.height) +
+                                     " GLFW window with an OpenGL 3.0 context: " +
+                                     (why.empty() ? "GLFW gave no reason" : why)};
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(o.vsync ? 1 : 0);
+  install_callbacks(window, owner);
+  return std::unique_ptr<Surface>(new GlfwSurface(window));
+}
+
+void wait(std::optional<Duration> timeout) {
+  if (timeout) {
+    glfwWaitEventsTimeout(glfw_timeout_seconds(std::chrono::duration<double>(*timeout).count()));
+  } else {
+    glfwWaitEvents();
+  }
+}
+
+}  // namespace
+
+extern const WindowSystem kGlfwSystem;
+const WindowSystem kGlfwSystem{
+    .acquire = &GlfwLibrary::acquire,
+    .release = &GlfwLibrary::release,
+    .open = &open,
+    .wait = &wait,
+    .current_gl = [] { return CurrentGl{glfwGetCurrentContext(), nullptr}; },
+    .make_current_gl =
+        [](const CurrentGl& gl) {
+          auto* window = static_cast<GLFWwindow*>(gl.window);
+          if (glfwGetCurrentContext() != window) glfwMakeContextCurrent(window);
+        },
+};
+
+}  // namespace cadence::detail

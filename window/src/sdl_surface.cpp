@@ -1,0 +1,286 @@
+// The SDL2 window system: an SDL window with its OpenGL context, ImGui's SDL2 backend, and
+// SDL's event queue, whose events the loop hands to the window they name.
+#include <GLFW/glfw3.h>  // the GLFW_KEY_* codes inject_key() takes on every backend
+#include <SDL.h>
+#if __has_include(<backends/imgui_impl_sdl2.h>)  // its name from Dear ImGui 1.89
+#include <backends/imgui_impl_sdl2.h>
+#else
+#include <backends/imgui_impl_sdl.h>
+#endif
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "imgui_input.hpp"
+#include "sdl_events.hpp"
+#include "surface.hpp"
+#include "window_impl.hpp"
+
+namespace cadence::detail {
+namespace {
+
+// The windows open on SDL, by SDL window id (UI thread only).
+struct Open {
+  Uint32 id;
+  Window::Impl* window;
+};
+std::vector<Open>& open_windows() {
+  static std::vector<Open> all;
+  return all;
+}
+
+Window::Impl* find(Uint32 id) {
+  for (const Open& o : open_windows()) {
+    if (o.id == id) return o.window;
+  }
+  return nullptr;
+}
+
+int holders = 0;  // windows holding SDL's video subsystem (UI thread only)
+
+Status acquire() {
+  if (holders > 0) {
+    ++holders;
+    return {};
+  }
+  if (SDL_WasInit(SDL_INIT_VIDEO) == 0) {
+    // A GUI library's windows should close as the app decides: no SDL_QUIT for the last window
+    // closed (each window asks on_close itself), and Ctrl-C ends the process as it does a
+    // GLFW app's. An app that started SDL itself keeps its own settings.
+    SDL_SetHint(SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE, "0");
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+  }
+  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+    return Error{Errc::resource, std::string("SDL could not start its video subsystem: ") + SDL_GetError() +
+                                     ". A window needs a display: run under X11 or Wayland, or headless with "
+                                     "xvfb-run -a <program>"};
+  }
+  if (sdl::wake_type() == 0) {
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    return Error{Errc::resource, "SDL has no user event type left (SDL_RegisterEvents) to wake the loop with: the app "
+                                 "registered all of them"};
+  }
+  ++holders;
+  return {};
+}
+
+void release() {
+  if (holders == 0) return;
+  if (--holders == 0) SDL_QuitSubSystem(SDL_INIT_VIDEO);
+}
+
+#if IMGUI_VERSION_NUM < 18700
+// The SDL scancode of a GLFW key code that check_key() accepted.
+SDL_Scancode to_scancode(int key) {
+  if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return static_cast<SDL_Scancode>(SDL_SCANCODE_A + (key - GLFW_KEY_A));
+  if (key == GLFW_KEY_0) return SDL_SCANCODE_0;
+  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) return static_cast<SDL_Scancode>(SDL_SCANCODE_1 + (key - GLFW_KEY_1));
+  if (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F12) return static_cast<SDL_Scancode>(SDL_SCANCODE_F1 + (key - GLFW_KEY_F1));
+  switch (key) {
+    case GLFW_KEY_SPACE: return SDL_SCANCODE_SPACE;
+    case GLFW_KEY_ESCAPE: return SDL_SCANCODE_ESCAPE;
+    case GLFW_KEY_ENTER: return SDL_SCANCODE_RETURN;
+    case GLFW_KEY_TAB: return SDL_SCANCODE_TAB;
+    case GLFW_KEY_BACKSPACE: return SDL_SCANCODE_BACKSPACE;
+    case GLFW_KEY_INSERT: return SDL_SCANCODE_INSERT;
+    case GLFW_KEY_DELETE: return SDL_SCANCODE_DELETE;
+    case GLFW_KEY_RIGHT: return SDL_SCANCODE_RIGHT;
+    case GLFW_KEY_LEFT: return SDL_SCANCODE_LEFT;
+    case GLFW_KEY_DOWN: return SDL_SCANCODE_DOWN;
+    case GLFW_KEY_UP: return SDL_SCANCODE_UP;
+    case GLFW_KEY_PAGE_UP: return SDL_SCANCODE_PAGEUP;
+    case GLFW_KEY_PAGE_DOWN: return SDL_SCANCODE_PAGEDOWN;
+    case GLFW_KEY_HOME: return SDL_SCANCODE_HOME;
+    case GLFW_KEY_END: return SDL_SCANCODE_END;
+    case GLFW_KEY_KP_ENTER: return SDL_SCANCODE_KP_ENTER;
+    case GLFW_KEY_LEFT_SHIFT: return SDL_SCANCODE_LSHIFT;
+    case GLFW_KEY_LEFT_CONTROL: return SDL_SCANCODE_LCTRL;
+    case GLFW_KEY_LEFT_ALT: return SDL_SCANCODE_LALT;
+    case GLFW_KEY_LEFT_SUPER: return SDL_SCANCODE_LGUI;
+    case GLFW_KEY_RIGHT_SHIFT: return SDL_SCANCODE_RSHIFT;
+    case GLFW_KEY_RIGHT_CONTROL: return SDL_SCANCODE_RCTRL;
+    case GLFW_KEY_RIGHT_ALT: return SDL_SCANCODE_RALT;
+    case GLFW_KEY_RIGHT_SUPER: return SDL_SCANCODE_RGUI;
+    default: return SDL_SCANCODE_UNKNOWN;
+  }
+}
+#endif
+
+class SdlSurface final : public Surface {
+ public:
+  SdlSurface(SDL_Window* window, SDL_GLContext gl, Window::Impl& owner)
+      : window_(window), gl_(gl), id_(SDL_GetWindowID(window)) {
+    open_windows().push_back(Open{id_, &owner});
+  }
+  ~SdlSurface() override {
+    std::erase_if(open_windows(), [this](const Open& o) { return o.id == id_; });
+    SDL_GL_DeleteContext(gl_);  // no longer current, if it was
+    SDL_DestroyWindow(window_);
+  }
+  SdlSurface(const SdlSurface&) = delete;
+  SdlSurface& operator=(const SdlSurface&) = delete;
+
+  WindowBackend backend() const noexcept override { return WindowBackend::sdl2; }
+  void* native() const noexcept override { return window_; }
+  void make_current() override {
+    if (SDL_GL_GetCurrentContext() != gl_) SDL_GL_MakeCurrent(window_, gl_);  // a TLS read when it is
+  }
+  void init_imgui() override { ImGui_ImplSDL2_InitForOpenGL(window_, gl_); }
+  void shutdown_imgui() override { ImGui_ImplSDL2_Shutdown(); }
+  void new_frame(InjectedPointer& pointer) override {
+    ImGui_ImplSDL2_NewFrame();
+    feed_pointer(ImGui::GetIO(), pointer, [this] { process(window_event(SDL_WINDOWEVENT_ENTER)); });
+  }
+  void drawable_size(int& width, int& height) override { SDL_GL_GetDrawableSize(window_, &width, &height); }
+  void swap() override { SDL_GL_SwapWindow(window_); }
+  void show(bool visible) override {
+    if (visible) {
+      SDL_ShowWindow(window_);
+    } else {
+      SDL_HideWindow(window_);
+    }
+  }
+  bool close_flag() const override { return false; }
+  std::optional<Duration> refresh_period() const override {
+    SDL_DisplayMode mode{};
+    if (SDL_GetWindowDisplayMode(window_, &mode) != 0 || mode.refresh_rate <= 0) return std::nullopt;
+    return std::chrono::nanoseconds(1'000'000'000 / mode.refresh_rate);
+  }
+  std::function<void()> waker() const override {
+    return [type = sdl::wake_type()] { sdl::push_wake(type); };
+  }
+  // Fractions kept, as GLFW's backend keeps them (1.86's SDL2 backend counts a wheel event as
+  // one notch whatever its size).
+  void scroll(double dx, double dy) override { add_wheel(ImGui::GetIO(), dx, dy); }
+  // What the SDL2 backend does with the UTF-8 text of an SDL_TEXTINPUT, without the encoding.
+  void character(unsigned int codepoint) override { ImGui::GetIO().AddInputCharacter(codepoint); }
+  Status key(int key, int action, int mods) override {
+    return key_event(key, action, mods, [this](int k, bool down, int) {
+#if IMGUI_VERSION_NUM < 18700
+      SDL_Event e{};
+      e.type = down ? SDL_KEYDOWN : SDL_KEYUP;
+      e.key.windowID = id_;
+      e.key.state = down ? SDL_PRESSED : SDL_RELEASED;
+      e.key.keysym.scancode = to_scancode(k);
+      e.key.keysym.sym = SDL_GetKeyFromScancode(e.key.keysym.scancode);
+      process(e);
+#else
+      (void)k;
+      (void)down;
+#endif
+    });
+  }
+  void focus(bool focused) override {
+    process(window_event(focused ? SDL_WINDOWEVENT_FOCUS_GAINED : SDL_WINDOWEVENT_FOCUS_LOST));
+  }
+
+ private:
+  SDL_Event window_event(SDL_WindowEventID what) const {
+    SDL_Event e{};
+    e.type = SDL_WINDOWEVENT;
+    e.window.windowID = id_;
+    e.window.event = static_cast<Uint8>(what);
+    return e;
+  }
+  static void process(const SDL_Event& e) { ImGui_ImplSDL2_ProcessEvent(&e); }
+
+  SDL_Window* window_;
+  SDL_GLContext gl_;
+  Uint32 id_;
+};
+
+Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
+  const WindowOptions& o = owner.options;
+  const auto failed = [&o](const char* what) {
+    return Error{Errc::resource, "could not create a " + std::to_string(o.width) + "x" + std::to_string(o.height) +
+                                     " SDL window with an OpenGL 3.0 context: " + what + ": " + SDL_GetError()};
+  };
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, 0);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  const Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | (o.visible ? SDL_WINDOW_SHOWN : SDL_WINDOW_HIDDEN);
+  SDL_Window* window = SDL_CreateWindow(o.title.c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, o.width,
+                                        o.height, flags);
+  if (window == nullptr) return failed("SDL_CreateWindow failed");
+  SDL_GLContext gl = SDL_GL_CreateContext(window);  // current on success
+  if (gl == nullptr) {
+    Error e = failed("SDL_GL_CreateContext failed");
+    SDL_DestroyWindow(window);
+    return e;
+  }
+  SDL_GL_SetSwapInterval(o.vsync ? 1 : 0);
+  return std::unique_ptr<Surface>(new SdlSurface(window, gl, owner));
+}
+
+// Hands one event to the window it is for, as ImGui's SDL2 backend and the pacer need it.
+void dispatch(const SDL_Event& e) {
+  if (sdl::is_wake(e) || sdl::is_bookkeeping(e.type)) return;  // a worker's post: the runtime has it
+  if (e.type == SDL_QUIT) {  // the app or the system asks the program to end: each window is asked
+    std::vector<Uint32> ids;  // an on_close may open windows: ask those open now, by id
+    for (const Open& o : open_windows()) ids.push_back(o.id);
+    for (const Uint32 id : ids) {
+      if (Window::Impl* w = find(id)) w->ask_close();
+    }
+    return;
+  }
+  Window::Impl* w = find(sdl::window_of(e));
+  if (w == nullptr || !w->pacer) return;  // another library's window, or an event for none
+  if (e.type == SDL_WINDOWEVENT) {
+    switch (e.window.event) {
+      case SDL_WINDOWEVENT_CLOSE: w->ask_close(); return;
+      case SDL_WINDOWEVENT_MINIMIZED: w->set_minimized(true); return;
+      case SDL_WINDOWEVENT_RESTORED:
+      case SDL_WINDOWEVENT_MAXIMIZED: w->set_minimized(false); break;
+      case SDL_WINDOWEVENT_HIDDEN: return;  // set_visible(false) did it: the window knows
+      default: break;
+    }
+  }
+  w->in_context([&] { ImGui_ImplSDL2_ProcessEvent(&e); });
+  if (e.type == SDL_MOUSEWHEEL) {
+    w->scrolled(static_cast<double>(e.wheel.preciseX), static_cast<double>(e.wheel.preciseY));
+  } else {
+    w->on_input();
+  }
+}
+
+void wait(std::optional<Duration> timeout) {
+  int timeout_ms = -1;  // until an event
+  if (timeout) {
+    // Rounded up: a wake-up before the instant would find nothing due and wait again.
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(std::max(*timeout, Duration::zero())).count();
+    timeout_ms = static_cast<int>(std::min<decltype(ms)>(ms, 1'000'000'000));
+  }
+  (void)SDL_WaitEventTimeout(nullptr, timeout_ms);
+  // Each event goes to its window; one that a window's code queues meanwhile waits for the
+  // next iteration, as GLFW's callbacks do.
+  SDL_PumpEvents();
+  const int queued = SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT);
+  if (queued <= 0) return;  // a timeout: nothing allocated
+  std::vector<SDL_Event> events(static_cast<std::size_t>(queued));
+  const int taken = SDL_PeepEvents(events.data(), queued, SDL_GETEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT);
+  events.resize(static_cast<std::size_t>(std::max(0, taken)));
+  for (const SDL_Event& e : events) dispatch(e);
+}
+
+}  // namespace
+
+extern const WindowSystem kSdlSystem;
+const WindowSystem kSdlSystem{
+    .acquire = &acquire,
+    .release = &release,
+    .open = &open,
+    .wait = &wait,
+    .current_gl = [] { return CurrentGl{SDL_GL_GetCurrentWindow(), SDL_GL_GetCurrentContext()}; },
+    .make_current_gl =
+        [](const CurrentGl& gl) {
+          if (SDL_GL_GetCurrentContext() != gl.context) SDL_GL_MakeCurrent(static_cast<SDL_Window*>(gl.window), gl.context);
+        },
+};
+
+}  // namespace cadence::detail
