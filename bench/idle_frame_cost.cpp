@@ -3,11 +3,13 @@
 // instructions exactly, so that two builds compare without timing noise:
 //   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*run_idle_frames*' <this>
 // and divide the instructions (Ir) by the frames it prints. Needs a display (xvfb-run).
+// `<this> sdl2` measures a window on the SDL2 backend instead of GLFW.
 #include <cadence/manual_clock.hpp>
 #include <cadence/window.hpp>
 #include <imgui.h>
 
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -19,10 +21,11 @@ constexpr int kFrames = 100'000;
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using namespace std::chrono_literals;
   cadence::ManualClock clock;
   cadence::WindowOptions options;
+  if (argc > 1 && std::strcmp(argv[1], "sdl2") == 0) options.backend = cadence::WindowBackend::sdl2;
   options.title = "idle frame cost";
   options.width = 320;
   options.height = 200;

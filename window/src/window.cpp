@@ -173,12 +173,25 @@ void Window::Impl::make_current() const {
 
 std::optional<Duration> Window::next_wake() { return impl_->pacer->next_wake(); }
 
+namespace {
+// Windows whose frame() runs on this thread: more than none means a frame runs from inside
+// another window's.
+thread_local int frames_running = 0;
+}  // namespace
+
 void Window::frame() {
   Impl& w = *impl_;
   if (w.in_frame || w.closing) return;  // a window that agreed to close draws no more
   const detail::ScopedFlag in_frame(w.in_frame);
   // A frame run from another window's callback leaves that window's contexts current after.
-  const detail::RestoreContexts restore(*w.system);
+  // Run from the loop, it leaves its OpenGL context current: switching back and forth costs a
+  // round trip to the X server with SDL (it syncs on every switch), at every idle wake-up.
+  const bool nested = frames_running > 0;
+  ++frames_running;
+  struct Leave {
+    ~Leave() { --frames_running; }
+  } leave;
+  const detail::RestoreContexts restore(*w.system, /*gl_too=*/nested);
   w.make_current();
   FramePacer& pacer = *w.pacer;
   if (pacer.begin() == FrameKind::none) return;

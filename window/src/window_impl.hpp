@@ -12,17 +12,20 @@
 namespace cadence {
 namespace detail {
 
-/// Makes the ImGui and OpenGL contexts current at its construction current again when it goes.
-/// `system`: the window system of the windows open now (it is started).
+/// Makes the ImGui context current at its construction current again when it goes, and the
+/// OpenGL context too unless `gl_too` is false. `system`: the window system of the windows open
+/// now (it is started).
 struct RestoreContexts {
-  explicit RestoreContexts(const WindowSystem& s) : system(s), gl(s.current_gl()) {}
+  explicit RestoreContexts(const WindowSystem& s, bool gl_too = true)
+      : system(s), restore_gl(gl_too), gl(gl_too ? s.current_gl() : CurrentGl{}) {}
   RestoreContexts(const RestoreContexts&) = delete;
   RestoreContexts& operator=(const RestoreContexts&) = delete;
   ~RestoreContexts() {
     if (ImGui::GetCurrentContext() != imgui) ImGui::SetCurrentContext(imgui);
-    system.make_current_gl(gl);
+    if (restore_gl) system.make_current_gl(gl);
   }
   const WindowSystem& system;
+  bool restore_gl;
   ImGuiContext* imgui = ImGui::GetCurrentContext();
   CurrentGl gl;
 };

@@ -222,8 +222,10 @@ class CADENCE_WINDOW_API Window {
   /// draw data for the settle check's hash and one over ImGui's windows and held keys.
   /// Re-entry: a call from inside this window's own frame (its draw function, timer callbacks,
   /// write-backs) does nothing: the frame running goes on.
-  /// Called from another window's callbacks, it leaves that window's ImGui and OpenGL
-  /// contexts current when it returns.
+  /// Called from inside another window's frame (its draw function, timer callbacks,
+  /// write-backs), it leaves that window's ImGui and OpenGL contexts current when it returns;
+  /// called from elsewhere, it leaves the ImGui context that was current, and its own OpenGL
+  /// context (switching OpenGL contexts costs a round trip to the X server with SDL).
   void frame();
   /// How long this window may sleep, measured on its time source: zero while it owes ImGui
   /// frames or input waits, else the sooner of the settle check's next frame and the runtime's
