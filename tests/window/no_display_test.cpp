@@ -21,5 +21,27 @@ TEST(NoDisplayTest, OpeningAWindowFailsWithAClearMessage) {
   EXPECT_FALSE(again.ok());
 }
 
+// SDL would fall back to its off-screen driver and draw into a window nobody sees: the same
+// clear error instead, unless the app chose that driver itself (SDL_VIDEODRIVER).
+TEST(NoDisplayTest, AnSdlWindowFailsTooRatherThanOpenOffScreen) {
+  if (!backend_available(WindowBackend::sdl2)) GTEST_SKIP() << "this build has no SDL2 backend";
+  ::unsetenv("DISPLAY");
+  ::unsetenv("WAYLAND_DISPLAY");
+  ::unsetenv("SDL_VIDEODRIVER");
+  WindowOptions o;
+  o.backend = WindowBackend::sdl2;
+  auto w = Window::create(o, nullptr);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().code, Errc::resource);
+  EXPECT_NE(w.error().message.find("SDL could not start"), std::string::npos) << w.error().message;
+  EXPECT_NE(w.error().message.find("xvfb-run"), std::string::npos) << "says what to do";
+  auto again = Window::create(o, nullptr);
+  EXPECT_FALSE(again.ok());
+  // A GLFW window afterwards meets GLFW's error, not the one-backend rule: nothing was held.
+  auto glfw = Window::create(WindowOptions{}, nullptr);
+  ASSERT_FALSE(glfw.ok());
+  EXPECT_NE(glfw.error().message.find("GLFW could not start"), std::string::npos) << glfw.error().message;
+}
+
 }  // namespace
 }  // namespace cadence

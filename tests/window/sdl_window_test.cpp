@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "cadence/event_loop.hpp"
@@ -119,6 +120,24 @@ TEST(SdlWindowTest, ACloseEventAsksOnCloseAndSdlQuitAsksEveryWindow) {
   ASSERT_TRUE(run_until(loop, [&] { return !ha.is_open() && !hb.is_open(); }));
   EXPECT_EQ(asked_first, 2);
   EXPECT_EQ(asked_second, 1);
+}
+
+// on_close runs while the loop hands out SDL's events: that is inside an iteration too.
+TEST(SdlWindowTest, AnOnCloseRunByAnSdlEventIsInsideTheIteration) {
+  EventLoop loop;
+  std::optional<Errc> nested;
+  WindowOptions o = sdl_options(nullptr);
+  o.on_close = [&](Window&) {
+    Result<bool> r = loop.run_until([] { return true; }, std::chrono::seconds(1));
+    nested = r.ok() ? std::optional<Errc>() : std::optional<Errc>(r.error().code);
+    return true;
+  };
+  auto made = open_window(o, nullptr);
+  ASSERT_TRUE(made);
+  push_window_event(*made, SDL_WINDOWEVENT_CLOSE);
+  const WindowHandle h = loop.add(std::move(made));
+  ASSERT_TRUE(run_until(loop, [&] { return !h.is_open(); }));
+  EXPECT_EQ(nested, Errc::reentrant_call);
 }
 
 TEST(SdlWindowTest, MinimizedAndRestoredBySdlEventsTheWindowRestsThenDraws) {

@@ -53,12 +53,12 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
     if (auto next = w->next_wake(); next && (!wait || *next < *wait)) wait = next;
   }
   if (max_wait && (!wait || *max_wait < *wait)) wait = max_wait;
+  // The wait hands events to the windows (on_close runs there), then the frames run and the
+  // closing windows' destructors: all of it is the iteration, and a run_once() or run_until()
+  // from inside must not touch windows_ meanwhile.
+  const detail::ScopedFlag iterating(iterating_);
   windows_.front()->impl_->system->wait(wait);  // every window open uses one backend
   ++stats_.wakeups;
-
-  // The frames and the closing windows' destructors are the iteration: a run_once() or
-  // run_until() from inside either must not touch windows_ meanwhile.
-  const detail::ScopedFlag iterating(iterating_);
   for (std::size_t i = 0; i < windows_.size(); ++i) {
     windows_[i]->frame();  // may add() windows
     // Update::redraw_all: every window draws, those that ran already in the next iteration

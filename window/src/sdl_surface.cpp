@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -54,10 +55,19 @@ Status acquire() {
     SDL_SetHint(SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE, "0");
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
   }
-  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
-    return Error{Errc::resource, std::string("SDL could not start its video subsystem: ") + SDL_GetError() +
+  const auto no_display = [](const std::string& why) {
+    return Error{Errc::resource, "SDL could not start its video subsystem: " + why +
                                      ". A window needs a display: run under X11 or Wayland, or headless with "
                                      "xvfb-run -a <program>"};
+  };
+  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) return no_display(SDL_GetError());
+  // Without a display SDL falls back to drivers that show nothing: a window there would run
+  // unseen. Only an app that asks for one by name (SDL_VIDEODRIVER) gets it.
+  const char* driver = SDL_GetCurrentVideoDriver();
+  const std::string name = driver != nullptr ? driver : "";
+  if (SDL_getenv("SDL_VIDEODRIVER") == nullptr && (name == "offscreen" || name == "dummy" || name == "evdev")) {
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    return no_display("no display was found (SDL fell back to its \"" + name + "\" driver, which shows nothing)");
   }
   if (sdl::wake_type() == 0) {
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
@@ -132,9 +142,39 @@ class SdlSurface final : public Surface {
   void init_imgui() override { ImGui_ImplSDL2_InitForOpenGL(window_, gl_); }
   void shutdown_imgui() override { ImGui_ImplSDL2_Shutdown(); }
   void new_frame(InjectedPointer& pointer) override {
+    ImGuiIO& io = ImGui::GetIO();
+    // SDL has one cursor for all its windows: only the window under the pointer sets it.
+    const bool under_pointer = SDL_GetMouseFocus() == window_;
+    const ImGuiConfigFlags flags = io.ConfigFlags;
+    if (!under_pointer) io.ConfigFlags |= ImGuiConfigFlags_NoMouseCursorChange;
     ImGui_ImplSDL2_NewFrame();
-    feed_pointer(ImGui::GetIO(), pointer, [this] { process(window_event(SDL_WINDOWEVENT_ENTER)); });
+    io.ConfigFlags = flags;
+#if IMGUI_VERSION_NUM < 18700
+    // 1.86's backend reads SDL's process-wide buttons, and the pointer whenever the window has
+    // keyboard focus: a press in one window would reach another's ImGui, as a click. What this
+    // window's buttons are comes from its own events (dispatch); the pointer only while it is
+    // over this window or a press of this window holds it (a drag out of the window).
+    bool holding = false;
+    for (std::size_t b = 0; b < kButtons; ++b) {
+      io.MouseDown[b] = held_[b] || clicked_[b];
+      clicked_[b] = false;
+      holding = holding || held_[b];
+    }
+    if (!under_pointer && !holding) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    // The backend captured or let go of the mouse by this window's last frame alone.
+    SDL_CaptureMouse(any_window_holds() ? SDL_TRUE : SDL_FALSE);
+#endif
+    feed_pointer(io, pointer, [this] { process(window_event(SDL_WINDOWEVENT_ENTER)); });
   }
+  /// A button event SDL reported for this window (dispatch): ImGui's order, left, right, middle.
+  void button(const SDL_MouseButtonEvent& e) {
+    const int b = e.button == SDL_BUTTON_LEFT ? 0 : e.button == SDL_BUTTON_RIGHT ? 1 : e.button == SDL_BUTTON_MIDDLE ? 2 : -1;
+    if (b < 0) return;
+    const bool down = e.type == SDL_MOUSEBUTTONDOWN;
+    held_[static_cast<std::size_t>(b)] = down;
+    if (down) clicked_[static_cast<std::size_t>(b)] = true;  // a click shorter than a frame still counts
+  }
+  bool holds_a_button() const noexcept { return held_[0] || held_[1] || held_[2]; }
   void drawable_size(int& width, int& height) override { SDL_GL_GetDrawableSize(window_, &width, &height); }
   void swap() override { SDL_GL_SwapWindow(window_); }
   void show(bool visible) override {
@@ -147,7 +187,8 @@ class SdlSurface final : public Surface {
   bool close_flag() const override { return false; }
   std::optional<Duration> refresh_period() const override {
     SDL_DisplayMode mode{};
-    if (SDL_GetWindowDisplayMode(window_, &mode) != 0 || mode.refresh_rate <= 0) return std::nullopt;
+    const int display = SDL_GetWindowDisplayIndex(window_);
+    if (display < 0 || SDL_GetDesktopDisplayMode(display, &mode) != 0 || mode.refresh_rate <= 0) return std::nullopt;
     return std::chrono::nanoseconds(1'000'000'000 / mode.refresh_rate);
   }
   std::function<void()> waker() const override {
@@ -188,10 +229,22 @@ class SdlSurface final : public Surface {
   }
   static void process(const SDL_Event& e) { ImGui_ImplSDL2_ProcessEvent(&e); }
 
+  static bool any_window_holds();
+
+  static constexpr std::size_t kButtons = 3;
   SDL_Window* window_;
   SDL_GLContext gl_;
   Uint32 id_;
+  bool held_[kButtons] = {};     // this window's buttons, from its own events
+  bool clicked_[kButtons] = {};  // went down since the last frame
 };
+
+bool SdlSurface::any_window_holds() {
+  for (const Open& o : open_windows()) {
+    if (static_cast<const SdlSurface*>(o.window->surface.get())->holds_a_button()) return true;
+  }
+  return false;
+}
 
 Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
   const WindowOptions& o = owner.options;
@@ -241,6 +294,9 @@ void dispatch(const SDL_Event& e) {
       default: break;
     }
   }
+  if (e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP) {
+    static_cast<SdlSurface*>(w->surface.get())->button(e.button);
+  }
   w->in_context([&] { ImGui_ImplSDL2_ProcessEvent(&e); });
   if (e.type == SDL_MOUSEWHEEL) {
     w->scrolled(static_cast<double>(e.wheel.preciseX), static_cast<double>(e.wheel.preciseY));
@@ -265,7 +321,10 @@ void wait(std::optional<Duration> timeout) {
   std::vector<SDL_Event> events(static_cast<std::size_t>(queued));
   const int taken = SDL_PeepEvents(events.data(), queued, SDL_GETEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT);
   events.resize(static_cast<std::size_t>(std::max(0, taken)));
-  for (const SDL_Event& e : events) dispatch(e);
+  for (const SDL_Event& e : events) {
+    dispatch(e);
+    if (e.type == SDL_DROPFILE || e.type == SDL_DROPTEXT) SDL_free(e.drop.file);  // who takes it frees it
+  }
 }
 
 }  // namespace

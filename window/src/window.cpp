@@ -185,16 +185,18 @@ void Window::frame() {
   const detail::ScopedFlag in_frame(w.in_frame);
   // A frame run from another window's callback leaves that window's contexts current after.
   // Run from the loop, it leaves its OpenGL context current: switching back and forth costs a
-  // round trip to the X server with SDL (it syncs on every switch), at every idle wake-up.
+  // round trip to the X server with SDL (it syncs on every switch). A frame that draws nothing
+  // switches no OpenGL context at all.
   const bool nested = frames_running > 0;
   ++frames_running;
   struct Leave {
     ~Leave() { --frames_running; }
   } leave;
   const detail::RestoreContexts restore(*w.system, /*gl_too=*/nested);
-  w.make_current();
+  ImGui::SetCurrentContext(w.imgui);
   FramePacer& pacer = *w.pacer;
-  if (pacer.begin() == FrameKind::none) return;
+  if (pacer.begin() == FrameKind::none) return;  // no OpenGL: switching contexts is not free
+  w.surface->make_current();
   ImGui_ImplOpenGL3_NewFrame();
   w.surface->new_frame(w.pointer);
   pacer.new_frame();

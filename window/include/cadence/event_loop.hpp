@@ -57,7 +57,7 @@ class CADENCE_WINDOW_API EventLoop {
   /// Waits once (at most `max_wait`, if given), then runs a frame for each window and destroys
   /// the closed ones. Returns false when no window is left. Cost: the wait, plus each window's
   /// frame() and next_wake(). Re-entry: a call from inside an iteration (a draw function,
-  /// timer callback or write-back of one of its windows) does nothing and returns true.
+  /// timer callback, write-back or on_close of one of its windows) does nothing and returns true.
   bool run_once(std::optional<Duration> max_wait = std::nullopt);
   /// Runs iterations until `predicate()` holds, `timeout` of steady_clock time has passed, or
   /// no window is left; the way a test (or an app's own start-up code) waits for something to
@@ -67,7 +67,7 @@ class CADENCE_WINDOW_API EventLoop {
   /// zero timeout only asks the predicate.
   /// Errors, with nothing run and the loop unchanged: `invalid_argument` for a negative
   /// timeout or an empty predicate; `reentrant_call` from inside an iteration (a draw
-  /// function, timer callback or write-back of one of its windows). A predicate that throws
+  /// function, timer callback, write-back or on_close of one of its windows). A predicate that throws
   /// ends the run with `callback_threw` naming the exception; the loop and its windows stay
   /// usable. stop() does not end it. Cost: the iterations run, plus one predicate call each.
   Result<bool> run_until(const std::function<bool()>& predicate, Duration timeout);

@@ -195,8 +195,10 @@ class CADENCE_WINDOW_API Window {
   /// SDL2. Do not replace its user pointer or its input callbacks: the window routes events
   /// through them. O(1).
   GLFWwindow* glfw_window() const noexcept;
-  /// The SDL window, for what cadence does not wrap; nullptr on GLFW. Do not replace its window
-  /// data named "cadence": the loop routes events through it. O(1).
+  /// The SDL window, for what cadence does not wrap; nullptr on GLFW. The EventLoop takes every
+  /// event off SDL's queue and hands each to the window it names: an app that wants SDL events
+  /// of its own (its user events, file drops, controllers) sees them with SDL_AddEventWatch,
+  /// which SDL calls as each one is queued. O(1).
   SDL_Window* sdl_window() const noexcept;
   /// The window's ImGui context (current during its draw function). O(1).
   ImGuiContext* imgui_context() const noexcept;
@@ -225,7 +227,9 @@ class CADENCE_WINDOW_API Window {
   /// Called from inside another window's frame (its draw function, timer callbacks,
   /// write-backs), it leaves that window's ImGui and OpenGL contexts current when it returns;
   /// called from elsewhere, it leaves the ImGui context that was current, and its own OpenGL
-  /// context (switching OpenGL contexts costs a round trip to the X server with SDL).
+  /// context if it drew (switching OpenGL contexts costs a round trip to the X server with
+  /// SDL, so a frame that draws nothing switches none; timer callbacks and write-backs must
+  /// not count on the window's OpenGL context being current).
   void frame();
   /// How long this window may sleep, measured on its time source: zero while it owes ImGui
   /// frames or input waits, else the sooner of the settle check's next frame and the runtime's
