@@ -29,5 +29,30 @@ TEST(NoOpenGl3Test, OpeningAWindowFailsWithGlfwsReasonAndNoCrash) {
   ImGui::DestroyContext(mine);
 }
 
+TEST(NoOpenGl3Test, AnSdlWindowFailsWithSdlsReasonAndNoCrash) {
+  if (!backend_available(WindowBackend::sdl2)) GTEST_SKIP() << "this build has no SDL2 backend";
+  ASSERT_STREQ(std::getenv("MESA_GL_VERSION_OVERRIDE"), "2.1") << "run through ctest";
+  ImGuiContext* mine = ImGui::CreateContext();
+  for (int attempt = 0; attempt < 2; ++attempt) {  // SDL's video starts and stops cleanly each time
+    WindowOptions o;
+    o.backend = WindowBackend::sdl2;
+    o.visible = false;
+    auto w = Window::create(o, nullptr);
+    ASSERT_FALSE(w.ok());
+    EXPECT_EQ(w.error().code, Errc::resource);
+    EXPECT_NE(w.error().message.find("SDL window with an OpenGL 3.0 context: SDL_GL_CreateContext failed: "),
+              std::string::npos)
+        << w.error().message;
+    EXPECT_EQ(ImGui::GetCurrentContext(), mine);
+  }
+  // Nothing held: a GLFW window meets its own error next, not the one-backend rule.
+  WindowOptions hidden;
+  hidden.visible = false;
+  auto glfw = Window::create(hidden, nullptr);
+  ASSERT_FALSE(glfw.ok());
+  EXPECT_NE(glfw.error().message.find("GLFW error"), std::string::npos) << glfw.error().message;
+  ImGui::DestroyContext(mine);
+}
+
 }  // namespace
 }  // namespace cadence

@@ -62,7 +62,8 @@ namespace cadence {
 class CADENCE_SDL_API SdlPacing {
  public:
   /// Paces `window`'s frames for the current ImGui context. Call it once SDL's video subsystem
-  /// and the context exist. `options.runtime.frame_interval` left at its default follows the
+  /// and the context exist. It decides when to draw and never renders, so the window may draw
+  /// with OpenGL, SDL_Renderer or Vulkan alike (it needs no OpenGL context). `options.runtime.frame_interval` left at its default follows the
   /// window's display refresh.
   /// Errors, each with a message that says what to do; nothing is installed:
   /// - invalid_argument: a null window; no current ImGui context; options out of range;
