@@ -6,6 +6,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -359,6 +360,60 @@ TEST(WindowReviewTest, AnAbandonedFinishCallbackThatAsksItsWindowsRuntimeSeesAnE
   EXPECT_EQ(*kind, ThreadOutcome::Kind::abandoned);
   ASSERT_TRUE(count_seen.has_value());
   EXPECT_EQ(*count_seen, 0u);
+}
+
+// A window's destructor runs app code (an abandoned finish callback) that draws another window,
+// leaving that one's OpenGL context current: the destructor still frees its own OpenGL objects,
+// not the other window's, which looks the same afterwards.
+TEST(WindowReviewTest, AWindowDestroyedWhileItsFinishCallbackDrawsAnotherLeavesThatOneIntact) {
+  ManualClock clock;
+  auto other = open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("still here"); });
+  ASSERT_TRUE(other);
+  settle(*other, clock);
+  int width = 0, height = 0;
+  const std::vector<std::uint8_t> before = other->read_pixels(width, height);
+  ASSERT_GT(bright_pixels(before, width, 0, 0, width, height), 0);
+  bool drew = false;
+  {
+    auto w = open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("going"); });
+    ASSERT_TRUE(w);
+    ASSERT_TRUE(w->runtime().start_thread(ThreadId::unique(), waits_for_stop([&](const ThreadOutcome&) {
+      other->request_redraw();
+      other->frame();
+      drew = true;
+    })));
+    w->frame();
+  }  // ~Window: the thread is abandoned, its finish callback draws `other`
+  ASSERT_TRUE(drew);
+  other->request_redraw();
+  other->frame();
+  int w2 = 0, h2 = 0;
+  EXPECT_EQ(other->read_pixels(w2, h2), before) << "the other window's text or shapes are gone";
+}
+
+// Reading another window's pixels from a draw function leaves the frame's own ImGui and OpenGL
+// contexts current: the draw function goes on in its own window.
+TEST(WindowReviewTest, ReadingAnotherWindowsPixelsFromADrawFunctionLeavesTheFramesContexts) {
+  ManualClock clock;
+  auto other = open_window(test_options(&clock), [](Window&, CallbackContext&) { draw_text("other"); });
+  ASSERT_TRUE(other);
+  settle(*other, clock);
+  std::optional<bool> own_context;
+  std::size_t read = 0;
+  auto w = open_window(test_options(&clock), [&](Window& self, CallbackContext&) {
+    int width = 0, height = 0;
+    read = other->read_pixels(width, height).size();
+    own_context = ImGui::GetCurrentContext() == self.imgui_context();
+    draw_text("after the read");
+  });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  EXPECT_GT(read, 0u);
+  ASSERT_TRUE(own_context.has_value());
+  EXPECT_TRUE(*own_context);
+  int width = 0, height = 0;
+  const std::vector<std::uint8_t> shown = w->read_pixels(width, height);
+  EXPECT_GT(bright_pixels(shown, width, 0, 0, width, height), 0);
 }
 
 // A window added while the loop is destroyed (from an abandoned finish callback of one of its

@@ -48,12 +48,15 @@ Status acquire() {
     ++holders;
     return {};
   }
-  if (SDL_WasInit(SDL_INIT_VIDEO) == 0) {
-    // A GUI library's windows should close as the app decides: no SDL_QUIT for the last window
-    // closed (each window asks on_close itself), and Ctrl-C ends the process as it does a
-    // GLFW app's. An app that started SDL itself keeps its own settings.
+  const bool app_started_video = SDL_WasInit(SDL_INIT_VIDEO) != 0;
+  if (!app_started_video) {
+    // A GUI library's windows should behave as GLFW's do, and close as the app decides: no
+    // SDL_QUIT for the last window closed (each window asks on_close itself), and Ctrl-C ends
+    // the process. An app that started SDL itself keeps its own settings.
     SDL_SetHint(SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE, "0");
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+    // Nor does it keep the screen saver off, as GLFW does not (SDL would, by default).
+    SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1");
   }
   const auto no_display = [](const std::string& why) {
     return Error{Errc::resource, "SDL could not start its video subsystem: " + why +
@@ -62,10 +65,12 @@ Status acquire() {
   };
   if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) return no_display(SDL_GetError());
   // Without a display SDL falls back to drivers that show nothing: a window there would run
-  // unseen. Only an app that asks for one by name (SDL_VIDEODRIVER) gets it.
+  // unseen. An app that names a driver (SDL_VIDEODRIVER, as a hint or in the environment) or
+  // started SDL's video itself gets what it chose.
   const char* driver = SDL_GetCurrentVideoDriver();
   const std::string name = driver != nullptr ? driver : "";
-  if (SDL_getenv("SDL_VIDEODRIVER") == nullptr && (name == "offscreen" || name == "dummy" || name == "evdev")) {
+  const bool named = SDL_GetHint(SDL_HINT_VIDEODRIVER) != nullptr;  // the hint, or the environment
+  if (!app_started_video && !named && (name == "offscreen" || name == "dummy" || name == "evdev")) {
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
     return no_display("no display was found (SDL fell back to its \"" + name + "\" driver, which shows nothing)");
   }
@@ -152,27 +157,55 @@ class SdlSurface final : public Surface {
 #if IMGUI_VERSION_NUM < 18700
     // 1.86's backend reads SDL's process-wide buttons, and the pointer whenever the window has
     // keyboard focus: a press in one window would reach another's ImGui, as a click. What this
-    // window's buttons are comes from its own events (dispatch); the pointer only while it is
-    // over this window or a press of this window holds it (a drag out of the window).
+    // window's buttons are comes from its own presses (dispatch), until SDL no longer holds the
+    // button (SDL may report the release for the window that has the mouse captured); the
+    // pointer counts while it is over this window, while a press of this window holds it (a
+    // drag out of the window: measured on the screen, SDL's focus follows its capture), and in
+    // the frame that sees this window's press or release.
     bool holding = false;
+    if (holds_a_button()) {
+      int x = 0, y = 0, left = 0, top = 0;
+      const Uint32 global = SDL_GetGlobalMouseState(&x, &y);
+      SDL_GetWindowPosition(window_, &left, &top);
+      for (std::size_t b = 0; b < kButtons; ++b) {
+        if (held_[b] && (global & SDL_BUTTON(kSdlButton[b])) == 0) release(b);
+      }
+      last_pointer_ = ImVec2(static_cast<float>(x - left), static_cast<float>(y - top));
+      holding = holds_a_button();
+    }
+    bool changed = false;
     for (std::size_t b = 0; b < kButtons; ++b) {
       io.MouseDown[b] = held_[b] || clicked_[b];
-      clicked_[b] = false;
-      holding = holding || held_[b];
+      changed = changed || clicked_[b] || released_[b];
+      clicked_[b] = released_[b] = false;
     }
-    if (!under_pointer && !holding) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    if (holding || (changed && !under_pointer)) {
+      io.MousePos = last_pointer_;
+    } else if (!under_pointer) {
+      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
     // The backend captured or let go of the mouse by this window's last frame alone.
     SDL_CaptureMouse(any_window_holds() ? SDL_TRUE : SDL_FALSE);
 #endif
     feed_pointer(io, pointer, [this] { process(window_event(SDL_WINDOWEVENT_ENTER)); });
   }
-  /// A button event SDL reported for this window (dispatch): ImGui's order, left, right, middle.
+  /// A button event SDL reported (dispatch): a press for the window it names; a release, for
+  /// every window (SDL names the one that has the mouse captured, not always the one pressed).
   void button(const SDL_MouseButtonEvent& e) {
-    const int b = e.button == SDL_BUTTON_LEFT ? 0 : e.button == SDL_BUTTON_RIGHT ? 1 : e.button == SDL_BUTTON_MIDDLE ? 2 : -1;
-    if (b < 0) return;
-    const bool down = e.type == SDL_MOUSEBUTTONDOWN;
-    held_[static_cast<std::size_t>(b)] = down;
-    if (down) clicked_[static_cast<std::size_t>(b)] = true;  // a click shorter than a frame still counts
+    for (std::size_t b = 0; b < kButtons; ++b) {
+      if (e.button != kSdlButton[b]) continue;
+      if (e.type == SDL_MOUSEBUTTONUP) {
+        release(b);
+      } else {
+        held_[b] = clicked_[b] = true;  // a click shorter than a frame still counts
+        last_pointer_ = ImVec2(static_cast<float>(e.x), static_cast<float>(e.y));
+      }
+    }
+  }
+  void release(std::size_t b) {
+    if (!held_[b]) return;
+    held_[b] = false;
+    released_[b] = true;
   }
   bool holds_a_button() const noexcept { return held_[0] || held_[1] || held_[2]; }
   void drawable_size(int& width, int& height) override { SDL_GL_GetDrawableSize(window_, &width, &height); }
@@ -232,11 +265,14 @@ class SdlSurface final : public Surface {
   static bool any_window_holds();
 
   static constexpr std::size_t kButtons = 3;
+  static constexpr Uint8 kSdlButton[kButtons] = {SDL_BUTTON_LEFT, SDL_BUTTON_RIGHT, SDL_BUTTON_MIDDLE};  // ImGui's order
   SDL_Window* window_;
   SDL_GLContext gl_;
   Uint32 id_;
-  bool held_[kButtons] = {};     // this window's buttons, from its own events
-  bool clicked_[kButtons] = {};  // went down since the last frame
+  bool held_[kButtons] = {};      // this window's buttons, from its own presses
+  bool clicked_[kButtons] = {};   // went down since the last frame
+  bool released_[kButtons] = {};  // went up since the last frame
+  ImVec2 last_pointer_;           // where this window last saw its pressed pointer
 };
 
 bool SdlSurface::any_window_holds() {
@@ -282,6 +318,9 @@ void dispatch(const SDL_Event& e) {
     }
     return;
   }
+  if (e.type == SDL_MOUSEBUTTONUP) {
+    for (const Open& o : open_windows()) static_cast<SdlSurface*>(o.window->surface.get())->button(e.button);
+  }
   Window::Impl* w = find(sdl::window_of(e));
   if (w == nullptr || !w->pacer) return;  // another library's window, or an event for none
   if (e.type == SDL_WINDOWEVENT) {
@@ -294,9 +333,7 @@ void dispatch(const SDL_Event& e) {
       default: break;
     }
   }
-  if (e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP) {
-    static_cast<SdlSurface*>(w->surface.get())->button(e.button);
-  }
+  if (e.type == SDL_MOUSEBUTTONDOWN) static_cast<SdlSurface*>(w->surface.get())->button(e.button);
   w->in_context([&] { ImGui_ImplSDL2_ProcessEvent(&e); });
   if (e.type == SDL_MOUSEWHEEL) {
     w->scrolled(static_cast<double>(e.wheel.preciseX), static_cast<double>(e.wheel.preciseY));
@@ -323,7 +360,11 @@ void wait(std::optional<Duration> timeout) {
   events.resize(static_cast<std::size_t>(std::max(0, taken)));
   for (const SDL_Event& e : events) {
     dispatch(e);
-    if (e.type == SDL_DROPFILE || e.type == SDL_DROPTEXT) SDL_free(e.drop.file);  // who takes it frees it
+    // Who takes these off the queue frees their text.
+    if (e.type == SDL_DROPFILE || e.type == SDL_DROPTEXT) SDL_free(e.drop.file);
+#if SDL_VERSION_ATLEAST(2, 0, 22)
+    if (e.type == SDL_TEXTEDITING_EXT) SDL_free(e.editExt.text);
+#endif
   }
 }
 

@@ -100,6 +100,9 @@ Window::~Window() {
     ::operator delete(w.pacer.release());  // the memory create() took for it
   }
   if (w.imgui != nullptr) {
+    // App code the pacer's destruction ran (an abandoned finish callback) may have made another
+    // window's contexts current: the backends free this window's objects, in its own context.
+    w.make_current();
     ImGui_ImplOpenGL3_Shutdown();
     w.surface->shutdown_imgui();
     ImGui::DestroyContext(w.imgui);

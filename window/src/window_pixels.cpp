@@ -11,6 +11,8 @@ namespace cadence {
 
 std::vector<std::uint8_t> Window::read_pixels(int& width, int& height) {
   Impl& w = *impl_;
+  // Called from another window's draw function or callbacks, that window's frame goes on after.
+  const detail::RestoreContexts restore(*w.system);
   w.make_current();
   width = height = 0;
   if (w.pacer->stats().frames_drawn == 0) return {};

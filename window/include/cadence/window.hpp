@@ -260,6 +260,8 @@ class CADENCE_WINDOW_API Window {
   /// `width` and `height`. Empty (and 0 x 0) before the first drawn frame. It renders the last
   /// frame's ImGui draw data again into the back buffer and reads it back (the app's draw
   /// function does not run): about one frame's rendering plus width x height x 4 bytes copied.
+  /// The ImGui and OpenGL contexts current before the call are current again after it, so
+  /// another window's draw function or callbacks may call it.
   std::vector<std::uint8_t> read_pixels(int& width, int& height);
   /// Writes the last drawn frame to a PNG file (see read_pixels for the cost).
   /// Errors: resource when nothing was drawn yet or the file cannot be written.
