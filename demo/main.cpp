@@ -71,7 +71,7 @@ bool parse(int argc, char** argv, Args& args, std::string& why) {
         return false;
       }
       if (!cadence::backend_available(args.backend)) {
-        why = "--backend " + name + ": this build has no SDL2 backend (build it where libsdl2-dev is installed)";
+        why = "--backend " + name + ": this build has no SDL2 backend (it needs libsdl2-dev and Debian's libimgui-dev)";
         return false;
       }
     } else if (a == "--screenshot" && has_value) {

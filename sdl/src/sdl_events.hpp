@@ -5,6 +5,9 @@
 
 #include <SDL.h>
 
+#include <chrono>
+#include <optional>
+
 namespace cadence::detail::sdl {
 
 /// Events that are not news for anyone: SDL's own end-of-poll marker (SDL_PollEvent queues one
@@ -63,6 +66,15 @@ inline Uint32 window_of(const SDL_Event& e) {
     case SDL_DROPCOMPLETE: return e.drop.windowID;
     default: return 0;
   }
+}
+
+/// The refresh period of the display `window` is on (its desktop mode), or nullopt when SDL
+/// cannot tell.
+inline std::optional<std::chrono::nanoseconds> refresh_period(SDL_Window* window) {
+  SDL_DisplayMode mode{};
+  const int display = SDL_GetWindowDisplayIndex(window);
+  if (display < 0 || SDL_GetDesktopDisplayMode(display, &mode) != 0 || mode.refresh_rate <= 0) return std::nullopt;
+  return std::chrono::nanoseconds(1'000'000'000 / mode.refresh_rate);
 }
 
 }  // namespace cadence::detail::sdl

@@ -110,9 +110,8 @@ Result<std::unique_ptr<SdlPacing>> SdlPacing::create(SDL_Window* window, PacerOp
   impl->pacer = std::move(*pacer);
   WindowRuntime& runtime = impl->pacer->runtime();
   runtime.set_waker([type] { detail::sdl::push_wake(type); });  // thread-safe; called once per batch
-  SDL_DisplayMode mode{};
-  if (default_interval && SDL_GetWindowDisplayMode(window, &mode) == 0 && mode.refresh_rate > 0) {
-    (void)runtime.set_frame_interval(std::chrono::nanoseconds(1'000'000'000 / mode.refresh_rate));
+  if (default_interval) {
+    if (const auto refresh = detail::sdl::refresh_period(window)) (void)runtime.set_frame_interval(*refresh);
   }
   SDL_AddEventWatch(&Impl::watch, impl.get());
   live().push_back(impl.get());

@@ -41,8 +41,9 @@ Status acquire_backend(WindowBackend backend) {
   const WindowSystem* system = window_system(backend);
   if (system == nullptr) {
     return Error{Errc::invalid_argument, std::string("this build of cadence::window has no ") + to_string(backend) +
-                                             " backend: build cadence where SDL2 is installed (apt-get install "
-                                             "libsdl2-dev), or open the window with WindowBackend::glfw"};
+                                             " backend: build cadence with SDL >= 2.0.22 (apt-get install libsdl2-dev) "
+                                             "and Debian's libimgui-dev rather than CADENCE_IMGUI_DIR, or open the "
+                                             "window with WindowBackend::glfw"};
   }
   const WindowBackend other = backend == WindowBackend::glfw ? WindowBackend::sdl2 : WindowBackend::glfw;
   if (count(other) > 0) {

@@ -9,6 +9,7 @@
 #include "cadence/event_loop.hpp"
 #include "glfw_library.hpp"
 #include "imgui_input.hpp"
+#include "imgui_version.hpp"
 #include "surface.hpp"
 #include "window_impl.hpp"
 

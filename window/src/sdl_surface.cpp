@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "imgui_input.hpp"
+#include "imgui_version.hpp"
 #include "sdl_events.hpp"
 #include "surface.hpp"
 #include "window_impl.hpp"
@@ -128,7 +129,7 @@ SDL_Scancode to_scancode(int key) {
 class SdlSurface final : public Surface {
  public:
   SdlSurface(SDL_Window* window, SDL_GLContext gl, Window::Impl& owner)
-      : window_(window), gl_(gl), id_(SDL_GetWindowID(window)) {
+      : window_(window), gl_(gl), id_(SDL_GetWindowID(window)), owner_(owner) {
     open_windows().push_back(Open{id_, &owner});
   }
   ~SdlSurface() override {
@@ -184,28 +185,36 @@ class SdlSurface final : public Surface {
     } else if (!under_pointer) {
       io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     }
-    // The backend captured or let go of the mouse by this window's last frame alone.
-    SDL_CaptureMouse(any_window_holds() ? SDL_TRUE : SDL_FALSE);
 #endif
+    // The backend captured or let go of SDL's one mouse by this window's buttons alone.
+    SDL_CaptureMouse(any_window_holds() ? SDL_TRUE : SDL_FALSE);
     feed_pointer(io, pointer, [this] { process(window_event(SDL_WINDOWEVENT_ENTER)); });
   }
   /// A button event SDL reported (dispatch): a press for the window it names; a release, for
   /// every window (SDL names the one that has the mouse captured, not always the one pressed).
-  void button(const SDL_MouseButtonEvent& e) {
+  /// True when it let go of a button this window held.
+  bool button(const SDL_MouseButtonEvent& e) {
     for (std::size_t b = 0; b < kButtons; ++b) {
       if (e.button != kSdlButton[b]) continue;
-      if (e.type == SDL_MOUSEBUTTONUP) {
-        release(b);
-      } else {
-        held_[b] = clicked_[b] = true;  // a click shorter than a frame still counts
-        last_pointer_ = ImVec2(static_cast<float>(e.x), static_cast<float>(e.y));
-      }
+      if (e.type == SDL_MOUSEBUTTONUP) return release(b);
+      held_[b] = clicked_[b] = true;  // a click shorter than a frame still counts
+      last_pointer_ = ImVec2(static_cast<float>(e.x), static_cast<float>(e.y));
     }
+    return false;
   }
-  void release(std::size_t b) {
-    if (!held_[b]) return;
+  /// Lets go of button `b` if this window held it (true then).
+  bool release(std::size_t b) {
+    if (!held_[b]) return false;
     held_[b] = false;
     released_[b] = true;
+#if IMGUI_VERSION_NUM >= 18700
+    // Queued input: ImGui hears of the release whichever window SDL named.
+    ImGuiContext* previous = ImGui::GetCurrentContext();
+    ImGui::SetCurrentContext(owner_.imgui);
+    ImGui::GetIO().AddMouseButtonEvent(static_cast<int>(b), false);
+    ImGui::SetCurrentContext(previous);
+#endif
+    return true;
   }
   bool holds_a_button() const noexcept { return held_[0] || held_[1] || held_[2]; }
   void drawable_size(int& width, int& height) override { SDL_GL_GetDrawableSize(window_, &width, &height); }
@@ -218,12 +227,7 @@ class SdlSurface final : public Surface {
     }
   }
   bool close_flag() const override { return false; }
-  std::optional<Duration> refresh_period() const override {
-    SDL_DisplayMode mode{};
-    const int display = SDL_GetWindowDisplayIndex(window_);
-    if (display < 0 || SDL_GetDesktopDisplayMode(display, &mode) != 0 || mode.refresh_rate <= 0) return std::nullopt;
-    return std::chrono::nanoseconds(1'000'000'000 / mode.refresh_rate);
-  }
+  std::optional<Duration> refresh_period() const override { return sdl::refresh_period(window_); }
   std::function<void()> waker() const override {
     return [type = sdl::wake_type()] { sdl::push_wake(type); };
   }
@@ -233,7 +237,7 @@ class SdlSurface final : public Surface {
   // What the SDL2 backend does with the UTF-8 text of an SDL_TEXTINPUT, without the encoding.
   void character(unsigned int codepoint) override { ImGui::GetIO().AddInputCharacter(codepoint); }
   Status key(int key, int action, int mods) override {
-    return key_event(key, action, mods, [this](int k, bool down, int) {
+    return key_event(key, action, mods, [&](int k, bool down, int) {
 #if IMGUI_VERSION_NUM < 18700
       SDL_Event e{};
       e.type = down ? SDL_KEYDOWN : SDL_KEYUP;
@@ -269,6 +273,7 @@ class SdlSurface final : public Surface {
   SDL_Window* window_;
   SDL_GLContext gl_;
   Uint32 id_;
+  [[maybe_unused]] Window::Impl& owner_;  // its ImGui context, for a release SDL reports for another window (1.87+)
   bool held_[kButtons] = {};      // this window's buttons, from its own presses
   bool clicked_[kButtons] = {};   // went down since the last frame
   bool released_[kButtons] = {};  // went up since the last frame
@@ -314,15 +319,20 @@ void dispatch(const SDL_Event& e) {
     std::vector<Uint32> ids;  // an on_close may open windows: ask those open now, by id
     for (const Open& o : open_windows()) ids.push_back(o.id);
     for (const Uint32 id : ids) {
-      if (Window::Impl* w = find(id)) w->ask_close();
+      if (Window::Impl* w = find(id); w != nullptr && w->pacer && *w->life != nullptr) w->ask_close();
     }
     return;
   }
-  if (e.type == SDL_MOUSEBUTTONUP) {
-    for (const Open& o : open_windows()) static_cast<SdlSurface*>(o.window->surface.get())->button(e.button);
+  if (e.type == SDL_MOUSEBUTTONUP) {  // SDL may name the window that has the mouse captured
+    for (const Open& o : open_windows()) {
+      const bool let_go = static_cast<SdlSurface*>(o.window->surface.get())->button(e.button);
+      if (let_go && *o.window->life != nullptr) o.window->on_input();
+    }
   }
   Window::Impl* w = find(sdl::window_of(e));
-  if (w == nullptr || !w->pacer) return;  // another library's window, or an event for none
+  // Another library's window, an event for none, or a window being opened or destroyed (app
+  // code its destruction runs may pump events).
+  if (w == nullptr || !w->pacer || *w->life == nullptr) return;
   if (e.type == SDL_WINDOWEVENT) {
     switch (e.window.event) {
       case SDL_WINDOWEVENT_CLOSE: w->ask_close(); return;
@@ -336,7 +346,10 @@ void dispatch(const SDL_Event& e) {
   if (e.type == SDL_MOUSEBUTTONDOWN) static_cast<SdlSurface*>(w->surface.get())->button(e.button);
   w->in_context([&] { ImGui_ImplSDL2_ProcessEvent(&e); });
   if (e.type == SDL_MOUSEWHEEL) {
-    w->scrolled(static_cast<double>(e.wheel.preciseX), static_cast<double>(e.wheel.preciseY));
+    // The momentum glides on in the direction ImGui's backend scrolled: from 1.87 it turns SDL's
+    // horizontal sign round (SDL's right is GLFW's left); 1.86 takes it as it is.
+    const double dx = static_cast<double>(e.wheel.preciseX) * (IMGUI_VERSION_NUM >= 18700 ? -1.0 : 1.0);
+    w->scrolled(dx, static_cast<double>(e.wheel.preciseY));
   } else {
     w->on_input();
   }

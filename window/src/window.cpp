@@ -49,10 +49,10 @@ PacerOptions pacer_options(const WindowOptions& o, Window* window) {
 Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFunction draw) {
   if (Status s = check(options); !s) return s.error();
   if (Status s = FramePacer::check(pacer_options(options, nullptr)); !s) return s.error();
-  if (Status s = detail::acquire_backend(options.backend); !s) return s.error();
   auto impl = std::make_unique<Impl>(std::move(options), std::move(draw));
-  impl->system = detail::window_system(impl->options.backend);
   std::unique_ptr<Window> window(new Window(std::move(impl)));  // from here ~Window cleans up
+  if (Status s = detail::acquire_backend(window->impl_->options.backend); !s) return s.error();
+  window->impl_->system = detail::window_system(window->impl_->options.backend);  // ~Window releases it
   // A window may be opened from another window's draw function: leave that one's ImGui and
   // OpenGL contexts current when done. Declared after `window`, so that it runs before a
   // failed window's destructor can end the window system.

@@ -1,10 +1,12 @@
 // cadence/event_loop.hpp: one loop for every window of the app.
 //
-// The loop sleeps in glfwWaitEventsTimeout() until the soonest window wants to wake (or in
-// glfwWaitEvents() when none has anything scheduled), or until input arrives or a worker posts
-// (workers wake it with glfwPostEmptyEvent). Then it runs a frame() for each window and destroys
-// the windows that were closed. It never busy-loops: a sleep length is always clamped to
-// [0, kMaxWaitSeconds] before it reaches GLFW.
+// The loop sleeps until the soonest window wants to wake (or for as long as it takes when none
+// has anything scheduled), or until input arrives or a worker posts, in the event queue of the
+// windows' backend: glfwWaitEventsTimeout() (workers wake it with glfwPostEmptyEvent), or
+// SDL_WaitEventTimeout() (workers push an SDL event of a type cadence registers for itself;
+// each SDL event goes to the window it names). Then it runs a frame() for each window and
+// destroys the windows that were closed. It never busy-loops: a sleep length is clamped to
+// [0, kMaxWaitSeconds] before it reaches GLFW, and rounded up to whole milliseconds for SDL.
 //
 //     #include <cadence/event_loop.hpp>
 //     using namespace cadence;
@@ -14,7 +16,7 @@
 //     loop.add(std::move(*main_window));
 //     loop.run();                       // returns when the last window closes
 //
-// Thread: the main thread (GLFW's rule), like the windows it runs.
+// Thread: the main thread (GLFW's and SDL's rule), like the windows it runs.
 #pragma once
 
 #include <cstdint>

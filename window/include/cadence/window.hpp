@@ -88,7 +88,8 @@ enum class WindowBackend : std::uint8_t {
 /// "glfw" or "sdl2". O(1).
 CADENCE_WINDOW_API const char* to_string(WindowBackend backend) noexcept;
 /// True when this build of cadence::window can open windows on `backend` (GLFW always; SDL2
-/// when SDL2 was found at build time). It says nothing about a display being there. O(1).
+/// when it was built with SDL >= 2.0.22 and Debian's libimgui-dev, whose library has ImGui's
+/// SDL2 backend; not with CADENCE_IMGUI_DIR). It says nothing about a display being there. O(1).
 CADENCE_WINDOW_API bool backend_available(WindowBackend backend) noexcept;
 
 /// How a window is opened. Every field has a working default; Window::create checks the values.
@@ -102,7 +103,8 @@ struct WindowOptions {
   /// The time source of the window's runtime; the system clock unless a test passes a manual one.
   std::optional<TimeSource> time_source;
   /// The runtime's options. When `runtime.frame_interval` is left at its default, the window
-  /// sets it to the primary monitor's refresh period (every-frame timers follow the screen).
+  /// sets it to the display's refresh period (GLFW: the primary monitor's; SDL2: the desktop
+  /// mode of the window's display), so every-frame timers follow the screen.
   WindowRuntime::Options runtime;
   /// Caret blink: shown this long, then hidden this long. Must be > 0.
   Duration caret_blink = std::chrono::milliseconds(530);
@@ -182,7 +184,7 @@ class CADENCE_WINDOW_API Window {
   static Result<std::unique_ptr<Window>> create(WindowOptions options, DrawFunction draw);
 
   /// Closes the window: its runtime terminates its threads and joins them (within the runtime's
-  /// join deadline), then the ImGui context and the GLFW window go.
+  /// join deadline), then the ImGui context and the native window (GLFW's or SDL's) go.
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
@@ -269,8 +271,8 @@ class CADENCE_WINDOW_API Window {
 
   /// Input for tests and scripted demos, the same on both backends. Position and buttons stick
   /// until changed (as a real pointer's would) and override the real pointer's in every drawn
-  /// frame; characters, keys and focus go through ImGui's backend (GLFW's or SDL2's) as real
-  /// events do. Each one counts as input: the next frames are drawn.
+  /// frame; characters, keys and focus reach ImGui as the backend (GLFW's or SDL2's) would
+  /// hand it a real event. Each one counts as input: the next frames are drawn.
   /// `x`, `y`: in the window's screen coordinates, from its top-left corner.
   void inject_mouse_position(float x, float y);
   /// `button`: 0 left, 1 right, 2 middle, 3 and 4 extra; other values are ignored.
@@ -281,7 +283,8 @@ class CADENCE_WINDOW_API Window {
   /// A typed Unicode code point, to the focused text field (an edit there restarts the caret's
   /// blink, as any edit does).
   void inject_char(unsigned int codepoint);
-  /// A key event as GLFW reports one, on either backend (SDL2 gets the matching scancode):
+  /// A key event as GLFW reports one, on either backend (with ImGui 1.86, SDL2's backend gets
+  /// the matching scancode):
   /// `key` a GLFW_KEY_* code (letters, digits, space, F1-F12,
   /// Escape, Enter, Tab, Backspace, Insert, Delete, arrows, Page Up/Down, Home, End, keypad Enter,
   /// Shift, Control, Alt, Super), `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` the
