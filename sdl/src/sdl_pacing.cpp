@@ -130,13 +130,7 @@ bool SdlPacing::wait() {
   if (p.foreign_event.exchange(false)) pacer.on_input();
   const std::optional<Duration> wake = soonest_wake();
   if (!wake || *wake > Duration::zero()) {
-    int timeout_ms = -1;  // until an event
-    if (wake) {
-      // Rounded up: a wake-up before the instant would find nothing due and wait again.
-      const auto ms = std::chrono::ceil<std::chrono::milliseconds>(*wake).count();
-      timeout_ms = static_cast<int>(std::min<decltype(ms)>(ms, 1'000'000'000));
-    }
-    (void)SDL_WaitEventTimeout(nullptr, timeout_ms);
+    (void)SDL_WaitEventTimeout(nullptr, detail::sdl::wait_ms(wake));
   }
   // Cadence's own wake-ups and SDL's markers go; any other event is the app's to handle before
   // the frame that shows it: its loop goes round once more.

@@ -14,6 +14,7 @@
 
 #include "../common/wake_watchdog.hpp"
 #include "cadence/manual_clock.hpp"
+#include "sdl_events.hpp"
 
 namespace cadence {
 namespace {
@@ -288,6 +289,64 @@ TEST_F(SdlOwnLoop, BadInputIsAClearErrorAndChangesNothing) {
   ASSERT_FALSE(twice.ok());
   EXPECT_EQ(twice.error().code, Errc::already_exists);
   EXPECT_EQ(FramePacer::of(imgui), &pacing->pacer());
+}
+
+// The pacer never renders: a window without OpenGL (an SDL_Renderer app, or Vulkan) is paced
+// the same, frame after frame.
+TEST(SdlPacingWithoutOpenGl, AWindowWithNoOpenGlContextIsPacedAndItsFramesBuilt) {
+  ASSERT_EQ(SDL_Init(SDL_INIT_VIDEO), 0) << SDL_GetError() << " (needs a display: xvfb-run)";
+  SDL_Window* window = SDL_CreateWindow("no OpenGL", 0, 0, 320, 240, SDL_WINDOW_HIDDEN);
+  ASSERT_NE(window, nullptr) << SDL_GetError();
+  ImGuiContext* imgui = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(320, 240);
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // what a renderer backend would upload
+  ManualClock clock;
+  PacerOptions o;
+  o.time_source = clock.source();
+  o.runtime.frame_interval = 16ms;
+  {
+    auto p = SdlPacing::create(window, o);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    SdlPacing& pacing = **p;
+    int drawn = 0;
+    for (int i = 0; i < 10 && pacing.pacer().next_wake(); ++i) {
+      (void)clock.advance(*pacing.pacer().next_wake());
+      SDL_Event e;
+      while (SDL_PollEvent(&e)) {
+      }
+      if (!pacing.wait()) continue;
+      pacing.new_frame();
+      ImGui::Text("no OpenGL here");
+      pacing.render();
+      ASSERT_NE(ImGui::GetDrawData(), nullptr);
+      ++drawn;
+    }
+    EXPECT_GE(drawn, 2) << "the start-up frames";
+    EXPECT_EQ(pacing.pacer().next_wake(), std::nullopt) << "then it rests";
+  }
+  ImGui::DestroyContext(imgui);
+  SDL_DestroyWindow(window);
+  SDL_Quit();
+}
+
+// What SDL_WaitEventTimeout gets: never a sleep that ends before the instant (which would
+// wake, find nothing due and wait again), never a negative one, never one that overflows.
+TEST(SdlWaitLength, RoundsUpClampsAndMeansForeverForNone) {
+  using detail::sdl::wait_ms;
+  EXPECT_EQ(wait_ms(std::nullopt), -1);
+  EXPECT_EQ(wait_ms(Duration::zero()), 0);
+  EXPECT_EQ(wait_ms(-5s), 0);
+  EXPECT_EQ(wait_ms(Duration::min()), 0);
+  EXPECT_EQ(wait_ms(1ns), 1);
+  EXPECT_EQ(wait_ms(300us), 1);
+  EXPECT_EQ(wait_ms(1ms), 1);
+  EXPECT_EQ(wait_ms(1ms + 1ns), 2);
+  EXPECT_EQ(wait_ms(std::chrono::hours(24 * 365)), 1'000'000'000);
+  EXPECT_EQ(wait_ms(Duration::max()), 1'000'000'000);
 }
 
 }  // namespace

@@ -46,6 +46,9 @@ TEST(WindowTest, OpensOnTheBackendUnderTest) {
   EXPECT_EQ(w->glfw_window() != nullptr, test_backend() == WindowBackend::glfw);
   EXPECT_EQ(w->sdl_window() != nullptr, test_backend() == WindowBackend::sdl2);
   EXPECT_TRUE(backend_available(test_backend()));
+  EXPECT_TRUE(backend_available(WindowBackend::glfw)) << "GLFW is in every build";
+  EXPECT_FALSE(backend_available(static_cast<WindowBackend>(7))) << "no such backend";
+  EXPECT_STREQ(to_string(static_cast<WindowBackend>(7)), "unknown");
   EXPECT_STREQ(to_string(test_backend()), test_backend() == WindowBackend::glfw ? "glfw" : "sdl2");
 }
 

@@ -356,13 +356,7 @@ void dispatch(const SDL_Event& e) {
 }
 
 void wait(std::optional<Duration> timeout) {
-  int timeout_ms = -1;  // until an event
-  if (timeout) {
-    // Rounded up: a wake-up before the instant would find nothing due and wait again.
-    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(std::max(*timeout, Duration::zero())).count();
-    timeout_ms = static_cast<int>(std::min<decltype(ms)>(ms, 1'000'000'000));
-  }
-  (void)SDL_WaitEventTimeout(nullptr, timeout_ms);
+  (void)SDL_WaitEventTimeout(nullptr, sdl::wait_ms(timeout));
   // Each event goes to its window; one that a window's code queues meanwhile waits for the
   // next iteration, as GLFW's callbacks do.
   SDL_PumpEvents();
