@@ -14,7 +14,6 @@
 #include "cadence/ids.hpp"
 #include "cadence/time.hpp"
 #include "cadence/timer.hpp"
-#include "cadence/timer_queue.hpp"
 #include "cadence/timer_status.hpp"
 
 namespace cadence::detail {
@@ -24,7 +23,6 @@ enum class SlotState : std::uint8_t { free, scheduled, animating, paused };
 /// When a timer runs next and when it ends.
 struct SlotTimes {
   Instant due;                     ///< its next due time, before slack (while scheduled)
-  Instant exact;                   ///< the instant it is queued for: due, expiry or slack grid
   std::optional<Instant> expires;  ///< created + timeout, moved on by pauses
 };
 
@@ -50,8 +48,6 @@ struct TimerSlot {
   std::optional<Timer> timer;   ///< empty while free
   SlotState state = SlotState::free;
   bool stopped = false;         ///< it runs no more; its removal is pending
-  bool held = false;            ///< waiting in the table's short list
-  QueueId queued{};             ///< its queue entry; 0 when none
   std::uint32_t generation = 0; ///< bumped when freed or paused: older animation entries are stale
   std::uint64_t order = 0;      ///< its place among the table's adds: ties run in this order
   SlotTimes times;

@@ -18,7 +18,7 @@ bool pauses_when_hidden(const TimerSlot& s) {
 
 Error no_such_timer(TimerId id) { return Error{Errc::not_found, "no timer with id " + hex(id.value) + " in this window"}; }
 
-TimerTable::TimerTable(Instant origin, QueueKind kind) : timeline_(origin), queue_(kind) {}
+TimerTable::TimerTable(Instant origin, QueueKind kind) : due_(origin, kind) {}
 
 // ---- membership ----------------------------------------------------------------------------
 
@@ -29,7 +29,7 @@ Status TimerTable::add(TimerId id, Timer timer, Instant created) {
   }
   const Duration delay = timer.delay();
   const std::optional<Duration> timeout = timer.timeout();
-  advance_idle_queue(created);
+  due_.advance_idle(created);
   const std::uint32_t i = slots_.allocate(id, std::move(timer));
   TimerSlot& s = slots_[i];
   s.history.created = created;
@@ -62,7 +62,7 @@ std::vector<Timer> TimerTable::release_all() {
 
 std::optional<Timer> TimerTable::free_slot(std::uint32_t i) {
   TimerSlot& s = slots_[i];
-  dequeue(s);
+  due_.cancel(i);
   if (s.state == SlotState::animating) --animating_;
   return slots_.release(i);  // bumps the generation: any AnimationRef to the slot is stale now
 }
@@ -84,7 +84,7 @@ Status TimerTable::pause(TimerId id, Instant at) {
   if (s == nullptr) return no_such_timer(id);
   s->pause.by_hiding = false;  // the app's own pause: it stays paused when the window is shown
   if (s->state == SlotState::paused) return {};
-  dequeue(*s);
+  due_.cancel(slots_.index_of(*s));
   const bool every_frame = s->state == SlotState::animating;
   s->pause.every_frame = every_frame;
   s->pause.to_due = every_frame ? Duration{0} : std::max(Duration{0}, s->times.due - at);
@@ -102,7 +102,7 @@ Status TimerTable::resume(TimerId id, Instant at) {
   if (s == nullptr) return no_such_timer(id);
   s->pause.by_hiding = false;
   if (s->state != SlotState::paused) return {};
-  advance_idle_queue(at);
+  due_.advance_idle(at);
   const std::uint32_t i = slots_.index_of(*s);
   if (s->times.expires) s->times.expires = at + s->pause.to_expiry;
   if (s->pause.every_frame) {
@@ -138,8 +138,11 @@ std::optional<TimerStatus> TimerTable::status(TimerId id, Instant now) const {
   out.expires = expires;
   if (expires) out.remaining_lifetime = left(*expires);
   if (s->state == SlotState::scheduled) {
-    out.next_due = s->times.exact;  // the due time or the timeout, with slack
-    out.remaining = left(s->times.exact);
+    // The due time or the timeout, with slack; its due time when it is not filed (the end of
+    // the timeline, where it ran for the last time).
+    const Instant next = due_.exact(slots_.index_of(*s)).value_or(s->times.due);
+    out.next_due = next;
+    out.remaining = left(next);
   }
   return out;
 }
@@ -147,7 +150,7 @@ std::optional<TimerStatus> TimerTable::status(TimerId id, Instant now) const {
 void TimerTable::set_hidden(bool hidden, Instant at) {
   if (hidden == hidden_) return;
   hidden_ = hidden;
-  advance_idle_queue(at);
+  due_.advance_idle(at);
   for (std::uint32_t i = 0; i < slots_.capacity(); ++i) {
     TimerSlot& s = slots_[i];
     if (s.state == SlotState::free || s.stopped) continue;
@@ -155,7 +158,7 @@ void TimerTable::set_hidden(bool hidden, Instant at) {
       // Hidden: held back a period from its last run, with no wake-up before; shown: due again
       // as its schedule says.
       if (s.state == SlotState::scheduled) {
-        dequeue(s);
+        due_.cancel(i);
         enqueue(i, s.times.due);
       }
     } else if (hidden) {
@@ -169,45 +172,13 @@ void TimerTable::set_hidden(bool hidden, Instant at) {
   }
 }
 
-// ---- the queue and the short list ----------------------------------------------------------
+// ---- the due queue ------------------------------------------------------------------------
 
 void TimerTable::enqueue(std::uint32_t i, Instant due) {
   TimerSlot& s = slots_[i];
   s.times.due = due;
   const Instant at = queue_target(due, s.times.expires, throttle_hold(s), s.state == SlotState::animating);
-  const Placement p = place(timeline_, at, s.timer->slack());
-  s.times.exact = p.exact;
-  if (p.tick <= queue_.now()) {
-    hold(i);  // the queue fires no earlier than its next millisecond: wait here for `exact`
-    return;
-  }
-  s.queued = queue_.schedule(p.tick, i);
-}
-
-void TimerTable::advance_idle_queue(Instant now) {
-  // To the millisecond before now's: a timer filed at now itself (no delay, or resumed with no
-  // time left) is then still ahead of the queue and waits in it, not in the short list.
-  const std::int64_t tick = std::max<std::int64_t>(timeline_.floor(now), 0) - 1;
-  if (tick <= queue_.now()) return;
-  // Only over time in which nothing comes due: firing is a frame's work.
-  if (const std::optional<std::int64_t> next = queue_.next_tick(); next && *next <= tick) return;
-  [[maybe_unused]] const std::vector<Token>& fired = queue_.advance(tick);
-  assert(fired.empty());
-}
-
-void TimerTable::hold(std::uint32_t i) {
-  slots_[i].held = true;
-  held_.push_back(i);
-}
-
-void TimerTable::dequeue(TimerSlot& s) {
-  if (s.queued.value != 0) queue_.cancel(s.queued);
-  s.queued = {};
-  if (s.held) {
-    *std::find(held_.begin(), held_.end(), slots_.index_of(s)) = held_.back();
-    held_.pop_back();
-    s.held = false;
-  }
+  due_.schedule(i, at, s.timer->slack(), s.order);
 }
 
 void TimerTable::start_animating(std::uint32_t i) {
@@ -221,25 +192,7 @@ void TimerTable::start_animating(std::uint32_t i) {
   animations_.insert(at, ref);
 }
 
-std::optional<Instant> TimerTable::next_timer_due() {
-  std::optional<Instant> best;
-  const auto consider = [&best](Instant t) {
-    if (!best || t < *best) best = t;
-  };
-  for (const std::uint32_t i : held_) consider(slots_[i].times.exact);
-  if (const std::optional<std::int64_t> tick = queue_.next_tick(); tick && *tick <= timeline_.last_tick()) {
-    // The earliest exact instant among the timers of the queue's next millisecond; when the
-    // queue cannot list them, the start of that millisecond: never late, and at worst one
-    // frame that finds nothing due yet.
-    const std::vector<Token>* tokens = queue_.next_tokens();
-    if (tokens == nullptr || tokens->empty()) {
-      consider(timeline_.start_of(*tick));
-    } else {
-      for (const Token t : *tokens) consider(slots_[static_cast<std::uint32_t>(t)].times.exact);
-    }
-  }
-  return best;
-}
+std::optional<Instant> TimerTable::next_timer_due() { return due_.next_due(); }
 
 std::optional<Instant> TimerTable::throttle_hold(const TimerSlot& s) const {
   const WhenHidden policy = s.timer->when_hidden();
@@ -251,37 +204,9 @@ std::optional<Instant> TimerTable::throttle_hold(const TimerSlot& s) const {
 
 void TimerTable::run(Instant frame_start, CallbackContext& context, ChangeSet& changes) {
   ++frame_;
-  // Due now: the timers of the short list whose exact instant has come, and those the queue
-  // fires up to frame_start's millisecond whose exact instant has come; the others the queue
-  // fires wait in the short list. They run in exact due order, ties in the order they were
-  // added. A timer due again while this frame runs (a burst catching up) runs next frame.
-  due_.clear();
-  std::erase_if(held_, [&](std::uint32_t i) {
-    TimerSlot& s = slots_[i];
-    if (s.times.exact > frame_start) return false;
-    s.held = false;
-    due_.push_back(i);
-    return true;
-  });
-  if (const std::int64_t tick = std::max<std::int64_t>(timeline_.floor(frame_start), 0); tick > queue_.now()) {
-    for (const Token token : queue_.advance(tick)) {
-      const auto i = static_cast<std::uint32_t>(token);
-      slots_[i].queued = {};
-      if (slots_[i].times.exact > frame_start) {
-        hold(i);
-      } else {
-        due_.push_back(i);
-      }
-    }
-  }
-  const auto earlier = [this](std::uint32_t a, std::uint32_t b) {
-    const TimerSlot& x = slots_[a];
-    const TimerSlot& y = slots_[b];
-    return x.times.exact < y.times.exact || (x.times.exact == y.times.exact && x.order < y.order);
-  };
-  // `order` is unique, so any sort gives the same result; the common handful is sorted already.
-  if (!std::is_sorted(due_.begin(), due_.end(), earlier)) std::sort(due_.begin(), due_.end(), earlier);
-  for (const std::uint32_t i : due_) {
+  // Due now, in exact due order, ties in the order they were added. A timer due again while
+  // this frame runs (a burst catching up) runs next frame.
+  for (const std::uint32_t i : due_.take_due(frame_start)) {
     if (slots_[i].state == SlotState::animating) {
       run_animation(i, frame_start, context, changes);  // its timeout came
     } else {
@@ -373,7 +298,6 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
     // The end of the timeline: its next due time saturated to this very instant, and no frame
     // comes after it. The timer has run for the last time; it stays until removed.
     s.times.due = plan.next;
-    s.times.exact = plan.next;
     return;
   }
   // Hidden and throttled, enqueue() holds the next run back a whole period from this one,

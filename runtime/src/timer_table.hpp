@@ -1,13 +1,7 @@
-// TimerTable: the timers of one runtime, their schedule and their queue. WindowRuntime owns one
-// and adds the frame rules around it (contexts, change-sets, the clock). Private to the library.
-//
-// Time is kept as Instants; the queue works in whole milliseconds (timer_schedule.hpp's
-// Timeline). A timer due at instant D is filed under the millisecond D falls in. When the queue
-// fires that millisecond, a timer whose D is still ahead of the frame waits in a short list for D
-// itself (the queue never fires within its current millisecond, so such a timer has nowhere else
-// to wait). next_due() asks the queue for the timers of its next millisecond and returns the
-// earliest D among them. So a timer runs at the first frame at or after D, exactly, and one
-// wake-up serves it. Timers with slack are placed on their slack grid instead.
+// TimerTable: the timers of one runtime and what they do when due. WindowRuntime owns one and
+// adds the frame rules around it (contexts, change-sets, the clock). When each timer is due, to
+// the nanosecond, is its DueQueue's (due_queue.hpp): the table speaks to it in instants and
+// slots. Timers with slack are placed on their slack grid. Private to the library.
 //
 // Thread: the runtime's. Re-entry: run() calls timer callbacks, which reach the table only
 // through `changes` (and stop(), which marks a timer and touches no list); nothing is freed
@@ -22,7 +16,7 @@
 #include "cadence/export.hpp"
 #include "cadence/timer.hpp"
 #include "cadence/window_runtime.hpp"
-#include "table_queue.hpp"
+#include "due_queue.hpp"
 #include "timer_schedule.hpp"
 #include "timer_slots.hpp"
 
@@ -59,8 +53,8 @@ class CADENCE_RUNTIME_API TimerTable {
   /// O(timers of the owner).
   std::vector<TimerId> timers_of(WidgetId owner) const { return slots_.timers_of(owner); }
   std::size_t size() const noexcept { return slots_.size(); }
-  /// Timers in the short list (for tests). O(1).
-  std::size_t held_size() const noexcept { return held_.size(); }
+  /// Timers in the due queue's short list (for tests). O(1).
+  std::size_t held_size() const noexcept { return due_.held_size(); }
 
   /// Runs the timers due at `frame_start`; what they ask for goes to `changes`.
   void run(Instant frame_start, CallbackContext& context, ChangeSet& changes);
@@ -79,22 +73,9 @@ class CADENCE_RUNTIME_API TimerTable {
     std::uint64_t order;
   };
 
-  /// Files slot `i` for `due` (or its expiry, if sooner) on its slack grid, held back while
-  /// the window's throttle holds it (throttle_hold): in the queue, or in the short list when
-  /// that instant is within the queue's current millisecond or already past.
+  /// Files slot `i` for `due` (or its expiry, if sooner) in the due queue, held back while the
+  /// window's throttle holds it (throttle_hold).
   void enqueue(std::uint32_t i, Instant due);
-  /// Moves the queue up to the millisecond before `now`'s when nothing is due by then, so that
-  /// a timer filed outside a frame is placed by its distance from now rather than from the last
-  /// frame: after a long idle, a timer 1.5 ms away lands on level 0 of the wheel, where it can
-  /// be listed, and a timer due at `now` itself still waits in the queue, not the short list.
-  /// Fires nothing and never moves the queue back. Cost: O(1) when the queue is there already;
-  /// else next_tick() (on the wheel O(levels), or once a walk of the coarse slot whose earliest
-  /// timer was cancelled) and, when nothing is due, an advance that fires nothing: the far
-  /// timers' moves down that the next frame would make (amortized O(1) per timer).
-  void advance_idle_queue(Instant now);
-  /// Takes slot `s` out of the queue and the short list.
-  void dequeue(TimerSlot& s);
-  void hold(std::uint32_t i);
   /// Puts slot `i` in the every-frame list, at its place in the order timers were added.
   void start_animating(std::uint32_t i);
   /// Frees slot `i` and hands back its timer, for the caller to destroy last (its callback's
@@ -111,15 +92,10 @@ class CADENCE_RUNTIME_API TimerTable {
   void run_due(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
   void run_animation(std::uint32_t i, Instant frame_start, CallbackContext& context, ChangeSet& changes);
 
-  Timeline timeline_;
-  TableQueue queue_;
+  DueQueue due_;
   TimerSlots slots_;
   std::vector<AnimationRef> animations_;  // sorted by order; stale entries dropped by run()
   std::size_t animating_ = 0;             // slots in SlotState::animating
-  // The short list: timers whose exact instant falls within the queue's current millisecond or
-  // has passed; a handful. A slot is here exactly when its `held` is set.
-  std::vector<std::uint32_t> held_;
-  std::vector<std::uint32_t> due_;        // this frame's due timers (scratch)
   std::uint64_t frame_ = 0;               // frames run
   std::uint64_t added_ = 0;               // adds so far: the next timer's `order`
   bool hidden_ = false;                   // the window is minimized or hidden

@@ -23,11 +23,7 @@
 #include <cmath>
 #include <limits>
 
-namespace cadence {
-
-using detail::end_of;
-using detail::is_end;
-using detail::kNil;
+namespace cadence::detail {
 
 namespace {
 
@@ -35,15 +31,15 @@ constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
 }  // namespace
 
-TimerWheel::TimerWheel(Ticks start)
-    : ends_(detail::zeroed_array<SlotEnds>(kSlotCount)),
+WheelCore::WheelCore(Ticks start)
+    : ends_(zeroed_array<SlotEnds>(kSlotCount)),
       now_ms_(clamp_to_timeline(start.count())) {}
 
-std::int64_t TimerWheel::drain_end_ms(std::uint32_t level, std::int64_t block) noexcept {
+std::int64_t WheelCore::drain_end_ms(std::uint32_t level, std::int64_t block) noexcept {
   return level == 1 ? block * width_of(1) : block * width_of(level) - width_of(level - 1);
 }
 
-std::uint32_t TimerWheel::level_for_delta(std::int64_t delta_ms) noexcept {
+std::uint32_t WheelCore::level_for_delta(std::int64_t delta_ms) noexcept {
   if (delta_ms < width_of(1)) return 0;
   const auto msb = static_cast<std::uint32_t>(63 - std::countl_zero(static_cast<std::uint64_t>(delta_ms)));
   return 1 + (msb - kLevel1Shift) / kRatioBits;
@@ -51,9 +47,9 @@ std::uint32_t TimerWheel::level_for_delta(std::int64_t delta_ms) noexcept {
 
 // ---- placing and removing ------------------------------------------------------------------
 
-void TimerWheel::link_front(std::uint32_t slot, std::uint32_t i) noexcept {
+void WheelCore::link_front(std::uint32_t slot, std::uint32_t i) noexcept {
   SlotEnds& s = ends_[slot];
-  detail::WheelLinks& e = pool_.links(i);
+  WheelLinks& e = pool_.links(i);
   e.prev = end_of(slot);
   if (s.head == kNil) {
     e.next = end_of(slot);
@@ -65,7 +61,7 @@ void TimerWheel::link_front(std::uint32_t slot, std::uint32_t i) noexcept {
   s.head = i;
 }
 
-void TimerWheel::insert(std::uint32_t i, std::uint32_t level, bool at_front) {
+void WheelCore::insert(std::uint32_t i, std::uint32_t level, bool at_front) {
   pool_.links(i).set_level(level);
   const std::int64_t d = pool_.payload(i).deadline_ms;
   const std::uint32_t slot = slot_id(level, d);
@@ -82,16 +78,16 @@ void TimerWheel::insert(std::uint32_t i, std::uint32_t level, bool at_front) {
   coarse_occupied_levels_ |= 1u << level;
 }
 
-void TimerWheel::remove(std::uint32_t i) {
-  const detail::WheelLinks& e = pool_.links(i);
+void WheelCore::remove(std::uint32_t i) {
+  const WheelLinks& e = pool_.links(i);
   const std::uint32_t level = e.level();
   if (level == 0) {
     const std::uint32_t prev = e.prev;
-    if (unlink(i)) level0_occupied_.clear(detail::slot_of_end(prev));
+    if (unlink(i)) level0_occupied_.clear(slot_of_end(prev));
     return;
   }
   const std::int64_t d = pool_.payload(i).deadline_ms;
-  detail::WheelLevel& L = coarse(level);
+  WheelLevel& L = coarse(level);
   if (L.drain().cursor == i) L.drain().cursor = is_end(e.prev) ? kNil : e.prev;
   unlink(i);
   L.removed(coarse_index(level, d), d);  // may leave the earliest deadline to relearn (I5)
@@ -99,14 +95,14 @@ void TimerWheel::remove(std::uint32_t i) {
   if (next_fire_valid_ && next_fire_ms_ == d) next_fire_valid_ = false;
 }
 
-void TimerWheel::place_far(std::uint32_t i, std::int64_t d) {
+void WheelCore::place_far(std::uint32_t i, std::int64_t d) {
   std::uint32_t level = level_for_delta(d - now_ms_);
   // I4: a block whose drain window has opened ((block - 1) * width < now) takes no new entries.
   while (level > 0 && ((d >> shift_of(level)) - 1) * width_of(level) < now_ms_) --level;
   insert(i, level, /*at_front=*/false);
 }
 
-void TimerWheel::move_down(std::uint32_t i) {
+void WheelCore::move_down(std::uint32_t i) {
   const std::uint32_t level = pool_.links(i).level();
   remove(i);
   insert(i, level - 1, /*at_front=*/true);
@@ -115,24 +111,24 @@ void TimerWheel::move_down(std::uint32_t i) {
 
 // ---- queries -------------------------------------------------------------------------------
 
-std::optional<Ticks> TimerWheel::deadline_of(QueueId id) const {
+std::optional<Ticks> WheelCore::deadline_of(QueueId id) const {
   const std::uint32_t i = pool_.find_live(id.value);
   if (i == kNil) return std::nullopt;
   return Ticks{pool_.payload(i).deadline_ms};
 }
 
-std::size_t TimerWheel::memory_bytes() const noexcept {
+std::size_t WheelCore::memory_bytes() const noexcept {
   return pool_.memory_bytes() + kSlotCount * sizeof(SlotEnds) + kLevel0Slots / 8 + (kLevels - 1) * kCoarseSlots / 8;
 }
 
-std::optional<Ticks> TimerWheel::next_fire_slow() {
+std::optional<Ticks> WheelCore::next_fire_slow() {
   std::int64_t best = next_level0_ms();
   for (std::uint32_t bits = coarse_occupied_levels_; bits != 0; bits &= bits - 1) {
     const auto level = static_cast<std::uint32_t>(std::countr_zero(bits));
     const std::int64_t block = front_block(level);
     if (block * width_of(level) >= best) continue;  // every entry of the level is later
     const std::uint32_t index = block_index(block);
-    detail::CoarseBlock& b = coarse(level).block(index);
+    CoarseBlock& b = coarse(level).block(index);
     if (b.min_unknown()) relearn_min(coarse_slot_id(level, index), b);
     best = std::min(best, b.min_ms);
   }
@@ -142,7 +138,7 @@ std::optional<Ticks> TimerWheel::next_fire_slow() {
   return Ticks{*next_fire_ms_};
 }
 
-detail::Peek TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
+WheelCore::Listing WheelCore::list_next(std::vector<Token>& out, std::size_t max) {
   out.clear();
   const std::optional<Ticks> next = next_fire();
   if (!next) return {};
@@ -154,11 +150,11 @@ detail::Peek TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
   // level first, so that what comes down is looked at again one level lower.
   for (std::uint32_t level = kLevels - 1; level >= 1; --level) {
     if ((coarse_occupied_levels_ & (1u << level)) == 0) continue;
-    const detail::CoarseBlock& c = coarse(level).block(coarse_index(level, d));
+    const CoarseBlock& c = coarse(level).block(coarse_index(level, d));
     if (c.count == 0 || (c.min_count > 0 && c.min_ms != d)) continue;
     const std::int64_t opens = ((d >> shift_of(level)) - 1) * width_of(level);  // I3's window start
     if (opens >= now_ms_) return {.listed = false, .ask_again = opens + 1};
-    if (c.count > kPeekDrainMax) return {.listed = false, .ask_again = now_ms_ + 1};
+    if (c.count > kListDrainMax) return {.listed = false, .ask_again = now_ms_ + 1};
     drain(level, d >> shift_of(level), 0, /*finish=*/true);
   }
   // Level 0 holds one deadline per slot: every entry of d's slot is due at d.
@@ -169,20 +165,20 @@ detail::Peek TimerWheel::peek_next(std::vector<Token>& out, std::size_t max) {
   return {};
 }
 
-std::int64_t TimerWheel::front_block(std::uint32_t level) const noexcept {
+std::int64_t WheelCore::front_block(std::uint32_t level) const noexcept {
   return coarse(level).front_block(now_ms_ >> shift_of(level), kNever / width_of(level));
 }
 
-std::int64_t TimerWheel::next_level0_ms() const noexcept {
+std::int64_t WheelCore::next_level0_ms() const noexcept {
   const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now_ms_ + 1) & (kLevel0Slots - 1));
   const std::uint32_t slot = level0_occupied_.find_from(from);
-  if (slot == detail::RingBitmap<kLevel0Slots>::kNone) return kNever;
+  if (slot == RingBitmap<kLevel0Slots>::kNone) return kNever;
   return now_ms_ + 1 + ((slot - from) & (kLevel0Slots - 1));
 }
 
 // ---- time passing --------------------------------------------------------------------------
 
-AdvanceReport TimerWheel::advance_slow(std::int64_t target, std::vector<Token>& fired) {
+AdvanceReport WheelCore::advance_slow(std::int64_t target, std::vector<Token>& fired) {
   AdvanceReport report;
   if (target < now_ms_) {
     report.clamped_by = Ticks{now_ms_ - target};
@@ -218,7 +214,7 @@ AdvanceReport TimerWheel::advance_slow(std::int64_t target, std::vector<Token>& 
   return report;
 }
 
-void TimerWheel::fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, AdvanceReport& report) {
+void WheelCore::fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, AdvanceReport& report) {
   const std::uint32_t slot = slot_id(0, tick_ms);
   std::uint32_t i = ends_[slot].head;
   if (i == kNil) return;
@@ -226,7 +222,7 @@ void TimerWheel::fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, Adva
   level0_occupied_.clear(slot);
   std::size_t n = 0;
   while (!is_end(i)) {
-    const detail::WheelPayload& p = pool_.payload(i);
+    const WheelPayload& p = pool_.payload(i);
     assert(p.deadline_ms == tick_ms && "I1: a level-0 slot holds one deadline");
     const std::uint32_t next = pool_.links(i).next;
     fired.push_back(p.token);
@@ -239,12 +235,12 @@ void TimerWheel::fire_slot(std::int64_t tick_ms, std::vector<Token>& fired, Adva
   stats_.fired += n;
 }
 
-void TimerWheel::drain_step(std::uint32_t level, std::int64_t target_ms) {
+void WheelCore::drain_step(std::uint32_t level, std::int64_t target_ms) {
   const std::int64_t block = (target_ms >> shift_of(level)) + 1;
   const std::int64_t start = (block - 1) * width_of(level);
   if (target_ms <= start) return;  // the window opens only once time is past its start
-  detail::WheelLevel& L = coarse(level);
-  const detail::CoarseBlock& b = L.block(block_index(block));
+  WheelLevel& L = coarse(level);
+  const CoarseBlock& b = L.block(block_index(block));
   if (b.count == 0) return;
   L.begin_drain(block, start);
   const std::int64_t last = L.drain().progress_ms;
@@ -257,13 +253,13 @@ void TimerWheel::drain_step(std::uint32_t level, std::int64_t target_ms) {
   drain(level, block, budget, /*finish=*/false);
 }
 
-void TimerWheel::drain(std::uint32_t level, std::int64_t block, std::uint64_t budget, bool finish) {
-  detail::WheelLevel& L = coarse(level);
+void WheelCore::drain(std::uint32_t level, std::int64_t block, std::uint64_t budget, bool finish) {
+  WheelLevel& L = coarse(level);
   const std::uint32_t index = block_index(block);
   const std::uint32_t slot = coarse_slot_id(level, index);
-  const detail::CoarseBlock& b = L.block(index);
+  const CoarseBlock& b = L.block(index);
   L.begin_drain(block, (block - 1) * width_of(level));
-  detail::BlockDrain& walk = L.drain();
+  BlockDrain& walk = L.drain();
   // For each deadline, entries must leave in tail-to-head order (I4). A walk that skipped
   // earliest-deadline entries must therefore start again at the tail before it moves them.
   if (finish) L.restart_walk_if_skipped();
@@ -285,7 +281,7 @@ void TimerWheel::drain(std::uint32_t level, std::int64_t block, std::uint64_t bu
   if (b.count == 0) L.end_drain();
 }
 
-void TimerWheel::relearn_min(std::uint32_t slot, detail::CoarseBlock& meta) {
+void WheelCore::relearn_min(std::uint32_t slot, CoarseBlock& meta) {
   ++stats_.slot_rescans;
   std::int64_t min_ms = kNever;
   std::uint32_t min_count = 0;
@@ -302,4 +298,4 @@ void TimerWheel::relearn_min(std::uint32_t slot, detail::CoarseBlock& meta) {
   meta.min_count = min_count;
 }
 
-}  // namespace cadence
+}  // namespace cadence::detail

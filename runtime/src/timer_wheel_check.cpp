@@ -1,29 +1,26 @@
-// TimerWheel::check_invariants(): the invariants of timer_wheel.cpp, checked by walking
+// WheelCore::check_invariants(): the invariants of timer_wheel.cpp, checked by walking
 // everything. Tests call it after operations; nothing on a hot path does.
 #include <string>
 
 #include "cadence/timer_wheel.hpp"
 #include "text.hpp"
 
-namespace cadence {
+namespace cadence::detail {
 
-std::string TimerWheel::check_invariants() const {
-  using detail::is_end;
-  using detail::num;
-
+std::string WheelCore::check_invariants() const {
   // Walks one slot's list: links agree both ways, the ends name the slot, every entry is on
   // `level`. Calls visit(deadline) per entry; returns an error or "".
   const auto walk = [this](std::uint32_t slot, std::uint32_t level, const std::string& where, auto&& visit) -> std::string {
     const SlotEnds& ends = ends_[slot];
-    if ((ends.head == detail::kNil) != (ends.tail == detail::kNil)) return where + "head and tail disagree";
-    if (ends.head == detail::kNil) return {};
-    if (pool_.links(ends.head).prev != detail::end_of(slot)) return where + "head does not point back at its slot";
-    std::uint32_t prev = detail::kNil;
+    if ((ends.head == kNil) != (ends.tail == kNil)) return where + "head and tail disagree";
+    if (ends.head == kNil) return {};
+    if (pool_.links(ends.head).prev != end_of(slot)) return where + "head does not point back at its slot";
+    std::uint32_t prev = kNil;
     for (std::uint32_t i = ends.head; !is_end(i); i = pool_.links(i).next) {
-      const detail::WheelLinks& e = pool_.links(i);
-      if (prev != detail::kNil && e.prev != prev) return where + "broken back link";
+      const WheelLinks& e = pool_.links(i);
+      if (prev != kNil && e.prev != prev) return where + "broken back link";
       if (e.level() != level) return where + "entry says level " + num(e.level());
-      if (is_end(e.next) && (e.next != detail::end_of(slot) || ends.tail != i)) return where + "tail is wrong";
+      if (is_end(e.next) && (e.next != end_of(slot) || ends.tail != i)) return where + "tail is wrong";
       if (std::string why = visit(pool_.payload(i).deadline_ms); !why.empty()) return where + why;
       prev = i;
     }
@@ -33,7 +30,7 @@ std::string TimerWheel::check_invariants() const {
   std::size_t total = 0;
   for (std::uint32_t slot = 0; slot < kLevel0Slots; ++slot) {
     const std::string where = "level 0 slot " + num(slot) + ": ";
-    if ((ends_[slot].head != detail::kNil) != level0_occupied_.test(slot)) return where + "bitmap disagrees";
+    if ((ends_[slot].head != kNil) != level0_occupied_.test(slot)) return where + "bitmap disagrees";
     std::int64_t first = -1;
     std::string why = walk(slot, 0, where, [&](std::int64_t d) -> std::string {
       if (first < 0) first = d;
@@ -48,14 +45,14 @@ std::string TimerWheel::check_invariants() const {
     if (!why.empty()) return why;
   }
   for (std::uint32_t level = 1; level < kLevels; ++level) {
-    const detail::WheelLevel& L = coarse(level);
+    const WheelLevel& L = coarse(level);
     const std::int64_t cur = now_ms_ >> shift_of(level);
     std::uint64_t level_count = 0;
     for (std::uint32_t index = 0; index < kCoarseSlots; ++index) {
-      const detail::CoarseBlock& s = L.block(index);
+      const CoarseBlock& s = L.block(index);
       const std::uint32_t slot = coarse_slot_id(level, index);
       const std::string where = "level " + num(level) + " slot " + num(index) + ": ";
-      if ((ends_[slot].head != detail::kNil) != L.occupied(index)) return where + "bitmap disagrees";
+      if ((ends_[slot].head != kNil) != L.occupied(index)) return where + "bitmap disagrees";
       std::uint32_t n = 0, at_min = 0;
       std::int64_t min_ms = INT64_MAX;
       std::string why = walk(slot, level, where, [&](std::int64_t d) -> std::string {
@@ -96,7 +93,7 @@ std::string TimerWheel::check_invariants() const {
     // The cache must be the true minimum; recompute it the slow way.
     std::int64_t best = INT64_MAX;
     for (std::uint32_t slot = 0; slot < kSlotCount; ++slot) {
-      for (std::uint32_t i = ends_[slot].head; i != detail::kNil && !is_end(i); i = pool_.links(i).next) {
+      for (std::uint32_t i = ends_[slot].head; i != kNil && !is_end(i); i = pool_.links(i).next) {
         best = std::min(best, pool_.payload(i).deadline_ms);
       }
     }
@@ -106,4 +103,4 @@ std::string TimerWheel::check_invariants() const {
   return {};
 }
 
-}  // namespace cadence
+}  // namespace cadence::detail

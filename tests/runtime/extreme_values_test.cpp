@@ -254,13 +254,13 @@ TEST(ExtremeValuesTest, RuntimeOptionsOfEveryDurationAreUsable) {
 // ---- the queues -------------------------------------------------------------------------------
 
 /// Tick counts: the ends of int64, zero, one, and one either side of every level of the wheel.
-template <class Queue>
+template <TimerQueue Queue>
 void sweep_queue() {
   for (std::int64_t start : tick_counts()) {
     for (std::int64_t after : tick_counts()) {
       SCOPED_TRACE("start " + std::to_string(start) + " after " + std::to_string(after));
       std::vector<Token> fired;
-      std::unique_ptr<TimerQueue> made;
+      std::unique_ptr<Queue> made;
       if constexpr (std::is_same_v<Queue, TimerWheel>) {
         made = std::make_unique<TimerWheel>(Ticks{start});  // a start outside [0, kLastTick] is clamped
         EXPECT_EQ(made->now().count(), std::clamp<std::int64_t>(start, 0, kLastTick.count()));
@@ -268,7 +268,7 @@ void sweep_queue() {
         made = std::make_unique<Queue>();
         (void)made->advance(Ticks{start}, fired);
       }
-      TimerQueue& queue = *made;
+      Queue& queue = *made;
       const std::int64_t now = queue.now().count();
       const QueueId id = queue.schedule(Ticks{after}, 7);
       const std::int64_t deadline = deadline_after(now, after);

@@ -6,7 +6,7 @@
 // builds leave the macros empty. The build sets CADENCE_<PART>_SHARED for a shared library and
 // its users (CMake's target and cadence.pc carry it), and CADENCE_BUILDING_<PART> while it
 // compiles the library itself.
-// A few private types (TableQueue, the shared wheel's fault hooks) carry the macro too, for the
+// A few private types (TickQueue, DueQueue, the shared wheel's fault hooks) carry the macro too, for the
 // library's own tests; their headers are not installed.
 #pragma once
 

@@ -13,43 +13,29 @@
 // Thread: one thread at a time. Re-entry: none (it calls no code of the caller's).
 #pragma once
 
-#include "cadence/export.hpp"
-#include "cadence/timeout_heap.hpp"
+#include "cadence/detail/heap_core.hpp"
 #include "cadence/timer_queue.hpp"
 
 namespace cadence {
-namespace detail {
-class TableQueue;
-}
 
-class CADENCE_RUNTIME_API HeapTimerQueue final : public TimerQueue {
+class HeapTimerQueue : private detail::HeapCore {
  public:
   /// An empty queue whose time starts at `start` (clamped to [0, kLastTick]).
-  explicit HeapTimerQueue(Ticks start = Ticks{0});
+  explicit HeapTimerQueue(Ticks start = Ticks{0}) : HeapCore(start) {}
 
-  /// O(log n).
-  QueueId schedule(Ticks after, Token token) override;
-  /// O(log n); the entry is dropped when it reaches the root.
-  bool cancel(QueueId id) override;
-  /// O((fired + cancelled roots) * log n).
-  AdvanceReport advance(Ticks now, std::vector<Token>& fired) override;
-  Ticks now() const override { return Ticks{now_ms_}; }
-  std::size_t active_count() const override { return heap_.live_count(); }
-  /// O(1) after dropping cancelled roots.
-  std::optional<Ticks> next_fire() override;
+  /// schedule(), cancel(): O(log n); a cancelled entry is dropped when it reaches the root.
+  /// advance(): O((fired + cancelled roots) * log n). next_fire(): O(1) after dropping
+  /// cancelled roots. now(), active_count(): O(1).
+  using HeapCore::active_count;
+  using HeapCore::advance;
+  using HeapCore::cancel;
+  using HeapCore::next_fire;
+  using HeapCore::now;
+  using HeapCore::schedule;
   /// The heap underneath, for inspection (size() includes cancelled entries not yet dropped).
-  const TimeoutHeap& heap() const noexcept { return heap_; }
-
- private:
-  friend class detail::TableQueue;
-  /// For the runtime's timer table: replaces `out` with the tokens due at next_fire(), in fire
-  /// order, when there are at most `max`; else says they are not listed (`out` is then
-  /// unspecified) and only a schedule, cancel or fire changes that. Walks the heap from the
-  /// root through the entries that share its deadline: O(max).
-  detail::Peek peek_next(std::vector<Token>& out, std::size_t max);
-
-  TimeoutHeap heap_;
-  std::int64_t now_ms_;
+  using HeapCore::heap;
 };
+
+static_assert(TimerQueue<HeapTimerQueue>);
 
 }  // namespace cadence

@@ -1,4 +1,4 @@
-// cadence/timer_queue.hpp: the interface both timer queues implement.
+// cadence/timer_queue.hpp: the contract both timer queues keep, as a concept.
 //
 // A timer queue holds (deadline, token) pairs on a timeline of whole milliseconds ("ticks") and
 // hands the tokens back, in deadline order, as time advances. The runtime keeps its timers in
@@ -34,12 +34,12 @@
 
 #include <chrono>
 #include <compare>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include "cadence/export.hpp"
 
 namespace cadence {
 
@@ -59,18 +59,6 @@ struct QueueId {
   std::uint64_t value = 0;
   friend constexpr auto operator<=>(QueueId, QueueId) = default;
 };
-
-namespace detail {
-/// A queue's answer when the runtime's timer table asks it for the tokens of its next tick
-/// (`peek_next`, private to the queues and to detail::TableQueue).
-struct Peek {
-  /// True when the tokens were listed; false when the queue cannot list them cheaply.
-  bool listed = true;
-  /// When not listed: the earliest now() from which asking again, with nothing scheduled,
-  /// cancelled or fired meanwhile, may list them; kMaxTick when only such a change can.
-  std::int64_t ask_again = kMaxTick.count();
-};
-}  // namespace detail
 
 /// What one advance() call did.
 struct AdvanceReport {
@@ -94,24 +82,27 @@ constexpr std::int64_t clamp_to_timeline(std::int64_t ms) noexcept {
   return ms < 0 ? 0 : (ms > kLastTick.count() ? kLastTick.count() : ms);
 }
 
-class CADENCE_RUNTIME_API TimerQueue {
- public:
-  virtual ~TimerQueue() = default;
-
-  /// Schedules `token` to fire `after` from now(). Cost: O(1) wheel, O(log n) heap.
-  virtual QueueId schedule(Ticks after, Token token) = 0;
-  /// Cancels a pending timer; false for fired, cancelled, stale, unknown or 0 ids. Cost: O(1)
-  /// wheel, O(log n) heap.
-  virtual bool cancel(QueueId id) = 0;
-  /// Moves time to `now` and appends the tokens that came due to `fired`, in fire order.
-  /// Cost: O(fired) plus bookkeeping that follows the number of timers, not the gap length.
-  virtual AdvanceReport advance(Ticks now, std::vector<Token>& fired) = 0;
-  /// The queue's current time. O(1).
-  virtual Ticks now() const = 0;
-  /// Pending timers (cancelled ones excluded). O(1).
-  virtual std::size_t active_count() const = 0;
-  /// The earliest pending deadline; nullopt when none. Cost: see each queue; no scan of all timers.
-  virtual std::optional<Ticks> next_fire() = 0;
+/// A timer queue: what TimerWheel and HeapTimerQueue both are, checked at compile time. Write a
+/// template over it to take either; there is no virtual base, so no call pays for dispatch.
+/// - schedule(after, token) -> QueueId: schedules `token` to fire `after` from now().
+/// - cancel(id) -> bool: cancels a pending timer; false for fired, cancelled, stale, unknown or
+///   0 ids.
+/// - advance(now, fired) -> AdvanceReport: moves time to `now` and appends the tokens that came
+///   due to `fired`, in fire order. Costs follow the timers fired and moved, not the gap.
+/// - now() -> Ticks, active_count() -> std::size_t (pending, cancelled excluded): O(1).
+/// - next_fire() -> std::optional<Ticks>: the earliest pending deadline; no scan of all timers.
+/// Each queue's header gives its costs.
+template <class Q>
+concept TimerQueue = requires(Q q, const Q& cq, Ticks t, Token token, QueueId id, std::vector<Token>& fired) {
+  { q.schedule(t, token) } -> std::same_as<QueueId>;
+  { q.cancel(id) } -> std::same_as<bool>;
+  { q.advance(t, fired) } -> std::same_as<AdvanceReport>;
+  { cq.now() } -> std::same_as<Ticks>;
+  { cq.active_count() } -> std::same_as<std::size_t>;
+  { q.next_fire() } -> std::same_as<std::optional<Ticks>>;
 };
+
+/// Which queue a WindowRuntime keeps its timers in (WindowRuntime::Options::queue).
+enum class QueueKind : std::uint8_t { wheel, heap };
 
 }  // namespace cadence

@@ -89,12 +89,10 @@
 #include "cadence/time.hpp"
 #include "cadence/time_source.hpp"
 #include "cadence/timer.hpp"
+#include "cadence/timer_queue.hpp"
 #include "cadence/timer_status.hpp"
 
 namespace cadence {
-
-/// Which TimerQueue keeps the runtime's timers.
-enum class QueueKind : std::uint8_t { wheel, heap };
 
 class CADENCE_RUNTIME_API WindowRuntime {
  public:

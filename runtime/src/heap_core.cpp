@@ -1,20 +1,20 @@
-#include "cadence/heap_timer_queue.hpp"
+#include "cadence/detail/heap_core.hpp"
 
 #include <algorithm>
 
-namespace cadence {
+namespace cadence::detail {
 
-HeapTimerQueue::HeapTimerQueue(Ticks start)
+HeapCore::HeapCore(Ticks start)
     : now_ms_(clamp_to_timeline(start.count())) {}
 
-QueueId HeapTimerQueue::schedule(Ticks after, Token token) {
+QueueId HeapCore::schedule(Ticks after, Token token) {
   const std::int64_t deadline_ms = deadline_after(now_ms_, after.count());
   return QueueId{heap_.push(deadline_ms, token).value};
 }
 
-bool HeapTimerQueue::cancel(QueueId id) { return heap_.cancel_at(TimeoutHeap::Handle{id.value}).ok(); }
+bool HeapCore::cancel(QueueId id) { return heap_.cancel_at(TimeoutHeap::Handle{id.value}).ok(); }
 
-AdvanceReport HeapTimerQueue::advance(Ticks now, std::vector<Token>& fired) {
+AdvanceReport HeapCore::advance(Ticks now, std::vector<Token>& fired) {
   AdvanceReport report;
   std::int64_t target_ms = clamp_to_timeline(now.count());
   if (target_ms < now_ms_) {
@@ -30,15 +30,15 @@ AdvanceReport HeapTimerQueue::advance(Ticks now, std::vector<Token>& fired) {
   return report;
 }
 
-detail::Peek HeapTimerQueue::peek_next(std::vector<Token>& out, std::size_t max) {
+bool HeapCore::list_next(std::vector<Token>& out, std::size_t max) {
   out.clear();
-  return detail::Peek{.listed = heap_.root_ties(out, max)};
+  return heap_.root_ties(out, max);
 }
 
-std::optional<Ticks> HeapTimerQueue::next_fire() {
+std::optional<Ticks> HeapCore::next_fire() {
   auto next = heap_.peek();
   if (!next) return std::nullopt;
   return Ticks{next->expiration};
 }
 
-}  // namespace cadence
+}  // namespace cadence::detail

@@ -1,7 +1,7 @@
-// TableQueue: the timer table's queue, on both kinds, and the listing of its next tick that the
+// TickQueue: the timer table's queue, on both kinds, and the listing of its next tick that the
 // table finds exact due times with: fire order, cancelled entries, the limit, the wheel's coarse
 // levels, and the cached answer following every schedule, cancel and firing advance.
-#include "table_queue.hpp"
+#include "due_queue.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,19 +14,19 @@ namespace {
 
 using Tokens = std::vector<Token>;
 
-class TableQueueTest : public ::testing::TestWithParam<QueueKind> {
+class TickQueueTest : public ::testing::TestWithParam<QueueKind> {
  protected:
   /// The listing, or {999} for "cannot list".
   Tokens listed() {
     const Tokens* t = queue_.next_tokens();
     return t == nullptr ? Tokens{999} : *t;
   }
-  TableQueue queue_{GetParam()};
+  TickQueue queue_{GetParam()};
 };
-INSTANTIATE_TEST_SUITE_P(Queues, TableQueueTest, ::testing::Values(QueueKind::wheel, QueueKind::heap),
+INSTANTIATE_TEST_SUITE_P(Queues, TickQueueTest, ::testing::Values(QueueKind::wheel, QueueKind::heap),
                          testing::queue_name);
 
-TEST_P(TableQueueTest, ListsTheTimersOfTheNextTickInFireOrderAndFollowsEveryChange) {
+TEST_P(TickQueueTest, ListsTheTimersOfTheNextTickInFireOrderAndFollowsEveryChange) {
   EXPECT_EQ(listed(), Tokens{}) << "an empty queue lists nothing";
   EXPECT_EQ(queue_.next_tick(), std::nullopt);
   queue_.schedule(40, 1);
@@ -50,19 +50,19 @@ TEST_P(TableQueueTest, ListsTheTimersOfTheNextTickInFireOrderAndFollowsEveryChan
   EXPECT_EQ(listed(), Tokens{1});
 }
 
-TEST_P(TableQueueTest, ABusierTickThanTheLimitIsNotListedAndNothingIsTakenOut) {
-  for (Token t = 1; t <= TableQueue::kListMax; ++t) queue_.schedule(5, t);
-  EXPECT_EQ(listed().size(), TableQueue::kListMax) << "exactly the limit is listed";
+TEST_P(TickQueueTest, ABusierTickThanTheLimitIsNotListedAndNothingIsTakenOut) {
+  for (Token t = 1; t <= TickQueue::kListMax; ++t) queue_.schedule(5, t);
+  EXPECT_EQ(listed().size(), TickQueue::kListMax) << "exactly the limit is listed";
   queue_.schedule(5, 1000);
   EXPECT_EQ(queue_.next_tokens(), nullptr);
   EXPECT_EQ(queue_.next_tick(), 5);
-  EXPECT_EQ(queue_.advance(5).size(), TableQueue::kListMax + 1) << "nothing was taken out";
+  EXPECT_EQ(queue_.advance(5).size(), TickQueue::kListMax + 1) << "nothing was taken out";
   EXPECT_EQ(listed(), Tokens{});
 }
 
-TEST(TableQueueWheelTest, ATickOnACoarseLevelIsListedOnceTheWheelHasBroughtItDown) {
-  TableQueue queue(QueueKind::wheel);
-  const std::int64_t far = 3 * (std::int64_t{1} << TimerWheel::kLevel1Shift) + 123;  // level 1 at first
+TEST(TickQueueWheelTest, ATickOnACoarseLevelIsListedOnceTheWheelHasBroughtItDown) {
+  TickQueue queue(QueueKind::wheel);
+  const std::int64_t far = 3 * (std::int64_t{1} << WheelCore::kLevel1Shift) + 123;  // level 1 at first
   queue.schedule(far, 1);
   queue.schedule(far, 2);
   EXPECT_EQ(queue.next_tokens(), nullptr) << "its entries still sit in a coarse slot";
@@ -73,9 +73,9 @@ TEST(TableQueueWheelTest, ATickOnACoarseLevelIsListedOnceTheWheelHasBroughtItDow
   EXPECT_EQ(*queue.next_tokens(), (Tokens{1, 2}));
 }
 
-TEST(TableQueueWheelTest, ACoarseTickIsAskedAboutAgainFromTheTickItsBlockBeginsToMoveDown) {
-  TableQueue queue(QueueKind::wheel);
-  constexpr std::int64_t kWidth = std::int64_t{1} << TimerWheel::kLevel1Shift;  // a level-1 block
+TEST(TickQueueWheelTest, ACoarseTickIsAskedAboutAgainFromTheTickItsBlockBeginsToMoveDown) {
+  TickQueue queue(QueueKind::wheel);
+  constexpr std::int64_t kWidth = std::int64_t{1} << WheelCore::kLevel1Shift;  // a level-1 block
   const std::int64_t far = 3 * kWidth + 123;  // in level-1 block 3, whose move opens at 2 * kWidth
   queue.schedule(far, 7);
   ASSERT_EQ(queue.next_tokens(), nullptr);
@@ -86,13 +86,13 @@ TEST(TableQueueWheelTest, ACoarseTickIsAskedAboutAgainFromTheTickItsBlockBeginsT
   EXPECT_EQ(*queue.next_tokens(), Tokens{7});
 }
 
-TEST(TableQueueWheelTest, ABlockLargerThanOnePeekMovesIsListedOnlyOnceItsDrainHasShrunkIt) {
-  TableQueue queue(QueueKind::wheel);
-  constexpr std::int64_t kWidth = std::int64_t{1} << TimerWheel::kLevel1Shift;
+TEST(TickQueueWheelTest, ABlockLargerThanOnePeekMovesIsListedOnlyOnceItsDrainHasShrunkIt) {
+  TickQueue queue(QueueKind::wheel);
+  constexpr std::int64_t kWidth = std::int64_t{1} << WheelCore::kLevel1Shift;
   const std::int64_t far = 3 * kWidth;  // the first tick of level-1 block 3
   queue.schedule(far, 1);
   queue.schedule(far, 2);
-  constexpr Token kMore = TimerWheel::kPeekDrainMax + 100;  // later ticks of the same block
+  constexpr Token kMore = WheelCore::kListDrainMax + 100;  // later ticks of the same block
   for (Token t = 0; t < kMore; ++t) queue.schedule(far + 1 + static_cast<std::int64_t>(t % 1000), 100 + t);
   ASSERT_TRUE(queue.advance(2 * kWidth + 1).empty());
   EXPECT_EQ(queue.next_tokens(), nullptr) << "the block has begun moving but holds more than one peek moves";

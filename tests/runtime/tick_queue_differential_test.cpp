@@ -1,4 +1,4 @@
-// A differential test of TableQueue::next_tokens(): random schedules,
+// A differential test of TickQueue::next_tokens(): random schedules,
 // cancels (the earliest timer often, to make coarse minimums unknown), advances (to the wheel's
 // opening ticks and drain ends, far jumps, backwards, before the origin, to the end of the
 // timeline) against a brute-force model of "the tokens at the earliest tick, in schedule order".
@@ -26,15 +26,15 @@
 #include <vector>
 
 #include "runtime_fixture.hpp"
-#include "table_queue.hpp"
+#include "due_queue.hpp"
 
 namespace cadence::detail {
 namespace {
 
 using Tokens = std::vector<Token>;
 
-constexpr std::int64_t kW1 = std::int64_t{1} << TimerWheel::kLevel1Shift;
-constexpr std::int64_t kW2 = kW1 << TimerWheel::kRatioBits;
+constexpr std::int64_t kW1 = std::int64_t{1} << WheelCore::kLevel1Shift;
+constexpr std::int64_t kW2 = kW1 << WheelCore::kRatioBits;
 constexpr std::int64_t kMax = kMaxTick.count();
 constexpr std::int64_t kLast = kLastTick.count();
 
@@ -91,7 +91,7 @@ struct Model {
   }
 };
 
-class TableQueueDifferentialTest : public ::testing::TestWithParam<QueueKind> {
+class TickQueueDifferentialTest : public ::testing::TestWithParam<QueueKind> {
  protected:
   std::int64_t r(std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_); }
   bool coin(int percent) { return r(0, 99) < percent; }
@@ -107,7 +107,7 @@ class TableQueueDifferentialTest : public ::testing::TestWithParam<QueueKind> {
     } else if (k < 58) {
       t = now + kW1 + r(-64, 64);  // about the level-0 / level-1 edge
     } else if (k < 68) {
-      t = (((now >> TimerWheel::kLevel1Shift) + r(1, 3)) << TimerWheel::kLevel1Shift) + r(0, 2);  // a block's first ticks
+      t = (((now >> WheelCore::kLevel1Shift) + r(1, 3)) << WheelCore::kLevel1Shift) + r(0, 2);  // a block's first ticks
     } else if (k < 78) {
       t = now + r(kW2, 4 * kW2);  // level 2
     } else if (k < 84) {
@@ -173,12 +173,12 @@ class TableQueueDifferentialTest : public ::testing::TestWithParam<QueueKind> {
                             << m_.now;
       return;
     }
-    const bool busy = want.size() > TableQueue::kListMax;
+    const bool busy = want.size() > TickQueue::kListMax;
     if (GetParam() == QueueKind::heap) {
       ASSERT_TRUE(busy) << "step " << step << ": the heap lists any tick of at most 64";
     } else {
-      const bool opened = m_.now > (((*d >> TimerWheel::kLevel1Shift) - 1) << TimerWheel::kLevel1Shift);
-      ASSERT_FALSE(opened && !busy && m_.live.size() <= TimerWheel::kPeekDrainMax)
+      const bool opened = m_.now > (((*d >> WheelCore::kLevel1Shift) - 1) << WheelCore::kLevel1Shift);
+      ASSERT_FALSE(opened && !busy && m_.live.size() <= WheelCore::kListDrainMax)
           << "step " << step << ": tick " << *d << " (" << want.size() << " tokens) at now " << m_.now
           << " is past its level-1 opening, so the wheel can list it, but next_tokens() said no";
     }
@@ -199,7 +199,7 @@ class TableQueueDifferentialTest : public ::testing::TestWithParam<QueueKind> {
       if (k < 40 && m_.live.size() < 400) {
         if (coin(3)) {
           const std::int64_t tick = pick_tick();
-          for (std::size_t i = 0; i < TableQueue::kListMax + 2; ++i) schedule_one(tick);  // a busy tick
+          for (std::size_t i = 0; i < TickQueue::kListMax + 2; ++i) schedule_one(tick);  // a busy tick
         } else {
           schedule_one(pick_tick());
         }
@@ -233,15 +233,15 @@ class TableQueueDifferentialTest : public ::testing::TestWithParam<QueueKind> {
 
   std::mt19937_64 rng_;
   Model m_;
-  std::optional<TableQueue> q_;
+  std::optional<TickQueue> q_;
   Token next_token_ = 1;
 };
-INSTANTIATE_TEST_SUITE_P(Queues, TableQueueDifferentialTest,
+INSTANTIATE_TEST_SUITE_P(Queues, TickQueueDifferentialTest,
                          ::testing::Values(QueueKind::wheel, QueueKind::heap), testing::queue_name);
 
 // Next_tokens() is never stale, and (wheel) is listed whenever the tick's level-1
 // block has begun moving and it has at most 64 tokens.
-TEST_P(TableQueueDifferentialTest, NextTokensMatchesAModelOfTheEarliestTick) {
+TEST_P(TickQueueDifferentialTest, NextTokensMatchesAModelOfTheEarliestTick) {
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     SCOPED_TRACE(seed);
     run(seed * 0x9e3779b97f4a7c15ull, /*from_the_end=*/seed % 3 == 0, 4000);
@@ -250,9 +250,9 @@ TEST_P(TableQueueDifferentialTest, NextTokensMatchesAModelOfTheEarliestTick) {
 }
 
 // As above with a block too large for one peek in the queue (more than
-// kPeekDrainMax timers in one level-1 block ahead): correctness only (no liveness demand, as
+// kListDrainMax timers in one level-1 block ahead): correctness only (no liveness demand, as
 // such a block may be listed late by design).
-TEST_P(TableQueueDifferentialTest, NextTokensStaysRightBesideABlockTooLargeForOnePeek) {
+TEST_P(TickQueueDifferentialTest, NextTokensStaysRightBesideABlockTooLargeForOnePeek) {
   for (std::uint64_t seed = 1; seed <= 2; ++seed) {
     SCOPED_TRACE(seed);
     rng_.seed(seed);
@@ -260,7 +260,7 @@ TEST_P(TableQueueDifferentialTest, NextTokensStaysRightBesideABlockTooLargeForOn
     q_.emplace(GetParam());
     next_token_ = 1;
     const std::int64_t block = 3 * kW1;
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(TimerWheel::kPeekDrainMax) + 300; ++i) {
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(WheelCore::kListDrainMax) + 300; ++i) {
       schedule_one(block + (i * 31) % kW1);
     }
     for (std::size_t step = 0; step < 3000; ++step) {
@@ -292,7 +292,7 @@ TEST_P(TableQueueDifferentialTest, NextTokensStaysRightBesideABlockTooLargeForOn
         if (got != nullptr) {
           ASSERT_EQ(*got, d ? m_.at(*d) : Tokens{}) << "step " << step << " now " << m_.now;
         } else if (GetParam() == QueueKind::heap) {
-          ASSERT_TRUE(d && m_.at(*d).size() > TableQueue::kListMax) << "step " << step;
+          ASSERT_TRUE(d && m_.at(*d).size() > TickQueue::kListMax) << "step " << step;
         }
       }
     }

@@ -1,5 +1,5 @@
-// TableQueue keeps an unlisted answer until now() reaches the wheel's ask_again, and
-// TimerWheel::peek_next chains ask_again values down the coarse levels; the ends of the
+// TickQueue keeps an unlisted answer until now() reaches the wheel's ask_again, and
+// WheelCore::list_next chains ask_again values down the coarse levels; the ends of the
 // timeline, time going backwards and busy ticks. Each test says the promise it checks. No test
 // here runs for more than a few thousand advances.
 #include <gtest/gtest.h>
@@ -9,24 +9,24 @@
 #include <vector>
 
 #include "runtime_fixture.hpp"
-#include "table_queue.hpp"
+#include "due_queue.hpp"
 
 namespace cadence::detail {
 namespace {
 
 using Tokens = std::vector<Token>;
 
-constexpr std::int64_t kW1 = std::int64_t{1} << TimerWheel::kLevel1Shift;  // a level-1 block, 16,384 ms
-constexpr std::int64_t kW2 = kW1 << TimerWheel::kRatioBits;                 // a level-2 block
-constexpr std::int64_t kW3 = kW2 << TimerWheel::kRatioBits;                 // a level-3 block
+constexpr std::int64_t kW1 = std::int64_t{1} << WheelCore::kLevel1Shift;  // a level-1 block, 16,384 ms
+constexpr std::int64_t kW2 = kW1 << WheelCore::kRatioBits;                 // a level-2 block
+constexpr std::int64_t kW3 = kW2 << WheelCore::kRatioBits;                 // a level-3 block
 constexpr std::int64_t kMax = kMaxTick.count();
 constexpr std::int64_t kLast = kLastTick.count();
 
 /// The tick a level-1 block's move down begins after (its window is (open1, block start]).
-constexpr std::int64_t open1(std::int64_t tick) { return ((tick >> TimerWheel::kLevel1Shift) - 1) * kW1; }
+constexpr std::int64_t open1(std::int64_t tick) { return ((tick >> WheelCore::kLevel1Shift) - 1) * kW1; }
 
 /// The listing, or {999999} for "not listed".
-Tokens listed(TableQueue& q) {
+Tokens listed(TickQueue& q) {
   const Tokens* t = q.next_tokens();
   return t == nullptr ? Tokens{999999} : *t;
 }
@@ -36,8 +36,8 @@ const Tokens kNotListed{999999};
 // begun moving, still not listed (asked again at the level-1 block's opening) once it has been
 // moved to level 1, and listed exactly from the tick after the level-1 block opens.
 //
-TEST(TableQueueAskAgainTest, ALevelTwoTickIsAskedAboutAgainAtEachOpeningOfItsChain) {
-  TableQueue q(QueueKind::wheel);
+TEST(TickQueueAskAgainTest, ALevelTwoTickIsAskedAboutAgainAtEachOpeningOfItsChain) {
+  TickQueue q(QueueKind::wheel);
   const std::int64_t d = 5 * kW2 + 3 * kW1 + 77;  // level 2 from 0: block 5, opening at 4 * kW2
   q.schedule(d, 1);
   // Ten later timers in the same level-2 block keep its drain from moving d's entry by itself
@@ -61,8 +61,8 @@ TEST(TableQueueAskAgainTest, ALevelTwoTickIsAskedAboutAgainAtEachOpeningOfItsCha
 // One advance that jumps over every opening of a level-3 timer's chain (level 3 ->
 // 2 -> 1, none of them asked about in between) still makes the tick listable; the listing
 // holds the tick's tokens in fire order and no later ones.
-TEST(TableQueueAskAgainTest, OneAdvanceJumpingOverEveryOpeningLeavesTheTickListable) {
-  TableQueue q(QueueKind::wheel);
+TEST(TickQueueAskAgainTest, OneAdvanceJumpingOverEveryOpeningLeavesTheTickListable) {
+  TickQueue q(QueueKind::wheel);
   const std::int64_t d = 7 * kW3 + 5 * kW2 + 9 * kW1 + 3;  // level 3 from 0 (about 5.5 days)
   q.schedule(d, 1);
   q.schedule(d + kW1, 2);
@@ -75,7 +75,7 @@ TEST(TableQueueAskAgainTest, OneAdvanceJumpingOverEveryOpeningLeavesTheTickLista
   EXPECT_EQ(listed(q), Tokens{2});
 
   // The same jump landing exactly on the level-1 opening: not yet, then one tick later.
-  TableQueue r(QueueKind::wheel);
+  TickQueue r(QueueKind::wheel);
   r.schedule(d, 1);
   r.schedule(d + kW2, 3);
   EXPECT_EQ(listed(r), kNotListed);
@@ -89,11 +89,11 @@ TEST(TableQueueAskAgainTest, OneAdvanceJumpingOverEveryOpeningLeavesTheTickLista
 // relearned) never leaves a cancelled token in the listing, and the next tick is listed once
 // its block opens. The second half builds the case where the level-1 block's minimum is
 // unknown while the next tick is the block's very first millisecond, on level 0 (next_fire()
-// then skips the relearn, and peek_next must move the block down rather than trust it).
+// then skips the relearn, and list_next must move the block down rather than trust it).
 //
-TEST(TableQueueAskAgainTest, CancellingTheEarliestCoarseTimersNeverLeavesThemListed) {
+TEST(TickQueueAskAgainTest, CancellingTheEarliestCoarseTimersNeverLeavesThemListed) {
   {
-    TableQueue q(QueueKind::wheel);
+    TickQueue q(QueueKind::wheel);
     const QueueId a = q.schedule(10 * kW1 + 5, 1);
     const QueueId b = q.schedule(10 * kW1 + 5, 2);
     const QueueId c = q.schedule(10 * kW1 + 9, 3);
@@ -113,7 +113,7 @@ TEST(TableQueueAskAgainTest, CancellingTheEarliestCoarseTimersNeverLeavesThemLis
     EXPECT_EQ(listed(q), Tokens{4});
   }
   {
-    TableQueue q(QueueKind::wheel);
+    TickQueue q(QueueKind::wheel);
     const std::int64_t block = 20 * kW1;
     const QueueId x = q.schedule(block + 5, 10);
     q.schedule(block + 9, 11);
@@ -134,11 +134,11 @@ TEST(TableQueueAskAgainTest, CancellingTheEarliestCoarseTimersNeverLeavesThemLis
 // A schedule into a block that has begun moving goes to a lower level (I4), and the
 // listing of that tick still holds every token in schedule order, whether the listing was made
 // before or after that schedule.
-TEST(TableQueueAskAgainTest, AScheduleBelowADrainingBlockKeepsTheListingInScheduleOrder) {
+TEST(TickQueueAskAgainTest, AScheduleBelowADrainingBlockKeepsTheListingInScheduleOrder) {
   const std::int64_t d = 30 * kW1 + 50;
   for (const bool ask_first : {false, true}) {
     SCOPED_TRACE(ask_first ? "listed before the schedule" : "listed after the schedule");
-    TableQueue q(QueueKind::wheel);
+    TickQueue q(QueueKind::wheel);
     q.schedule(d, 1);
     const QueueId two = q.schedule(d, 2);
     q.schedule(d + 1, 90);
@@ -159,15 +159,15 @@ TEST(TableQueueAskAgainTest, AScheduleBelowADrainingBlockKeepsTheListingInSchedu
   }
 }
 
-// A level-2 block too large for one peek (more than kPeekDrainMax) answers "ask
+// A level-2 block too large for one peek (more than kListDrainMax) answers "ask
 // again next tick"; the chain then goes on to level 1 and the tick is listed from the tick
 // after its level-1 block opens, never before, and never with a wrong token.
-TEST(TableQueueAskAgainTest, ALargeLevelTwoBlockHandsOnToLevelOneAndIsListedOnTime) {
-  TableQueue q(QueueKind::wheel);
+TEST(TickQueueAskAgainTest, ALargeLevelTwoBlockHandsOnToLevelOneAndIsListedOnTime) {
+  TickQueue q(QueueKind::wheel);
   const std::int64_t d = 5 * kW2 + 3 * kW1 + 77;
   q.schedule(d, 1);
   const std::int64_t later = 5 * kW2 + 10 * kW1;  // level-1 blocks 330..383 of level-2 block 5
-  constexpr Token kMore = TimerWheel::kPeekDrainMax + 104;
+  constexpr Token kMore = WheelCore::kListDrainMax + 104;
   for (Token t = 0; t < kMore; ++t) {
     q.schedule(later + static_cast<std::int64_t>((t * 97) % static_cast<Token>(54 * kW1)), 1000 + t);
   }
@@ -187,18 +187,18 @@ TEST(TableQueueAskAgainTest, ALargeLevelTwoBlockHandsOnToLevelOneAndIsListedOnTi
   EXPECT_EQ(q.advance(d), Tokens{1});
 }
 
-class TableQueueEdgeTest : public ::testing::TestWithParam<QueueKind> {
+class TickQueueEdgeTest : public ::testing::TestWithParam<QueueKind> {
  protected:
   bool wheel() const { return GetParam() == QueueKind::wheel; }
 };
-INSTANTIATE_TEST_SUITE_P(Queues, TableQueueEdgeTest, ::testing::Values(QueueKind::wheel, QueueKind::heap),
+INSTANTIATE_TEST_SUITE_P(Queues, TickQueueEdgeTest, ::testing::Values(QueueKind::wheel, QueueKind::heap),
                          testing::queue_name);
 
 // An advance to an earlier tick (or before the origin) leaves now() and the cached
 // answer alone: an unlisted tick is not listed early, a listed one stays listed with the same
 // tokens, and the ask_again rule still fires once time really reaches it.
-TEST_P(TableQueueEdgeTest, TimeGoingBackwardsNeitherListsEarlyNorForgetsAListing) {
-  TableQueue q(GetParam());
+TEST_P(TickQueueEdgeTest, TimeGoingBackwardsNeitherListsEarlyNorForgetsAListing) {
+  TickQueue q(GetParam());
   const std::int64_t far = 3 * kW1 + 123;
   q.schedule(far, 7);
   EXPECT_EQ(listed(q), wheel() ? kNotListed : Tokens{7});
@@ -227,8 +227,8 @@ TEST_P(TableQueueEdgeTest, TimeGoingBackwardsNeitherListsEarlyNorForgetsAListing
 // ask_again = opens + 1 and now + 1 neither overflow nor point past the timeline: the last
 // firing tick is listed from its block's opening, and the never-firing kMaxTick timers are
 // listed in schedule order once time stops.
-TEST_P(TableQueueEdgeTest, TheEndOfTheTimelineIsListedAndNothingOverflows) {
-  TableQueue q(GetParam());
+TEST_P(TickQueueEdgeTest, TheEndOfTheTimelineIsListedAndNothingOverflows) {
+  TickQueue q(GetParam());
   const std::int64_t start = kLast - 40'000;
   ASSERT_TRUE(q.advance(start).empty());
   ASSERT_EQ(q.now(), start);
@@ -259,8 +259,8 @@ TEST_P(TableQueueEdgeTest, TheEndOfTheTimelineIsListedAndNothingOverflows) {
 
 // From 0, timers at the very end (level 8) are listed after one advance that jumps to
 // within a few ticks of them, however many opening ticks it jumped over.
-TEST_P(TableQueueEdgeTest, ATimerAtTheEndIsListedAfterOneJumpFromTheOrigin) {
-  TableQueue q(GetParam());
+TEST_P(TickQueueEdgeTest, ATimerAtTheEndIsListedAfterOneJumpFromTheOrigin) {
+  TickQueue q(GetParam());
   q.schedule(kMax, 9);
   q.schedule(kMax - 5, 8);  // kLastTick - 4: it fires
   EXPECT_EQ(listed(q), wheel() ? kNotListed : Tokens{8});
@@ -273,12 +273,12 @@ TEST_P(TableQueueEdgeTest, ATimerAtTheEndIsListedAfterOneJumpFromTheOrigin) {
 // More than kListMax (64) tokens in one tick are never listed (ask_again kMaxTick:
 // only a change helps), on level 0 and when they come down from a coarse level; one cancel
 // brings the tick to 64 and it is listed at once, in fire order.
-TEST_P(TableQueueEdgeTest, ABusyTickIsListedTheMomentACancelBringsItToTheLimit) {
+TEST_P(TickQueueEdgeTest, ABusyTickIsListedTheMomentACancelBringsItToTheLimit) {
   for (const std::int64_t tick : {std::int64_t{100}, 3 * kW1 + 5}) {
     SCOPED_TRACE(tick);
-    TableQueue q(GetParam());
+    TickQueue q(GetParam());
     std::vector<QueueId> ids;
-    for (Token t = 0; t <= TableQueue::kListMax; ++t) ids.push_back(q.schedule(tick, t));
+    for (Token t = 0; t <= TickQueue::kListMax; ++t) ids.push_back(q.schedule(tick, t));
     EXPECT_EQ(q.next_tokens(), nullptr);
     ASSERT_TRUE(q.advance(tick / 2).empty());
     EXPECT_EQ(q.next_tokens(), nullptr);
@@ -290,7 +290,7 @@ TEST_P(TableQueueEdgeTest, ABusyTickIsListedTheMomentACancelBringsItToTheLimit) 
     }
     q.cancel(ids[0]);
     Tokens want;
-    for (Token t = 1; t <= TableQueue::kListMax; ++t) want.push_back(t);
+    for (Token t = 1; t <= TickQueue::kListMax; ++t) want.push_back(t);
     EXPECT_EQ(listed(q), want);
     q.schedule(tick, 500);
     EXPECT_EQ(q.next_tokens(), nullptr);
