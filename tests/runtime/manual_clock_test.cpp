@@ -7,12 +7,14 @@
 
 #include "cadence/timer_wheel.hpp"
 
+#include "tick_instants.hpp"
+
 namespace cadence {
 namespace {
 
 using namespace std::chrono_literals;
 
-Instant tick_at(Duration d) { return Instant::at(ClockKind::tick, d); }
+using testing::tick_at;
 
 TEST(ManualClockTest, StartsWhereToldAndAdvancesExactly) {
   ManualClock clock(tick_at(5ms));

@@ -60,15 +60,15 @@ struct Damage {
 };
 
 // A wheel with timers in several slots, some sharing one, and a free list.
-struct Populated {
+struct PopulatedFile {
   SharedTimingWheel wheel;
   std::vector<SharedTimerId> ids;
 };
 
-Populated populate() {
+PopulatedFile populate_file() {
   auto w = SharedTimingWheel::memfd("damage", kSlots, kCapacity);
   EXPECT_TRUE(w.ok());
-  Populated p{std::move(*w), {}};
+  PopulatedFile p{std::move(*w), {}};
   for (std::uint64_t i = 0; i < 20; ++i) p.ids.push_back(*p.wheel.add(static_cast<std::int64_t>(1 + i % 5 + (i % 3) * kSlots), i));
   for (int i = 0; i < 6; ++i) EXPECT_TRUE(p.wheel.cancel(p.ids[static_cast<std::size_t>(i * 3)]));
   EXPECT_EQ(p.wheel.check(), "");
@@ -127,7 +127,7 @@ bool allowed(Errc code) { return code == Errc::corrupt || code == Errc::full || 
 TEST(SharedWheelDamageTest, EveryFieldDamagedInTurnNeverTakesAnOperationOutOfBounds) {
   for (const Damage& damage : damages()) {
     SCOPED_TRACE(damage.what);
-    Populated p = populate();
+    PopulatedFile p = populate_file();
     Scribbler scribbler(p.wheel.memfd());
     ASSERT_TRUE(scribbler.ok());
     damage.apply(scribbler);
@@ -165,7 +165,7 @@ TEST(SharedWheelDamageTest, EveryFieldDamagedInTurnNeverTakesAnOperationOutOfBou
 }
 
 TEST(SharedWheelDamageTest, ADamagedLinkIsReportedOnceAndTheRebuiltWheelKeepsItsTimers) {
-  Populated p = populate();
+  PopulatedFile p = populate_file();
   Scribbler scribbler(p.wheel.memfd());
   ASSERT_TRUE(scribbler.ok());
   const std::uint32_t pending = p.wheel.count();
@@ -184,7 +184,7 @@ TEST(SharedWheelDamageTest, ADamagedLinkIsReportedOnceAndTheRebuiltWheelKeepsIts
 }
 
 TEST(SharedWheelDamageTest, ACancelMeetingADamagedListStillCancels) {
-  Populated p = populate();
+  PopulatedFile p = populate_file();
   Scribbler scribbler(p.wheel.memfd());
   ASSERT_TRUE(scribbler.ok());
   const SharedTimerId victim = p.ids[1];

@@ -47,8 +47,8 @@ TEST(ThreadPriorityTest, ANormalPriorityWorkerKeepsTheStartingThreadsPriority) {
 #endif
 
 TEST(ThreadPriorityTest, ThePriorityIsKeptByTheThreadUntilItStarts) {
-  struct None {};
-  Thread t = Thread::create(0, None{}, [](int, ThreadSender<None>&, ThreadReceiver&) {});
+  struct NoProgress {};
+  Thread t = Thread::create(0, NoProgress{}, [](int, ThreadSender<NoProgress>&, ThreadReceiver&) {});
   EXPECT_EQ(t.priority(), ThreadPriority::background);
   Thread moved = std::move(t).with_priority(ThreadPriority::normal);
   EXPECT_EQ(moved.priority(), ThreadPriority::normal);

@@ -4,12 +4,14 @@
 
 #include <string>
 
+#include "tick_instants.hpp"
+
 namespace cadence {
 namespace {
 
 using namespace std::chrono_literals;
 
-Instant tick_at(Duration d) { return Instant::at(ClockKind::tick, d); }
+using testing::tick_at;
 Instant system_at(Duration d) { return Instant::at(ClockKind::system, d); }
 
 TEST(InstantTest, ArithmeticWithinOneClock) {
