@@ -75,6 +75,7 @@ Instant DueQueue::schedule(Slot slot, Instant at, Duration slack, std::uint64_t 
   Entry& e = entries_[slot];
   assert(e.queued.value == 0 && !e.held);
   e.exact = p.exact;
+  e.known = true;
   e.order = order;
   if (p.tick <= queue_.now()) {
     hold(slot);  // the queue fires no earlier than its next millisecond: wait here for `exact`
@@ -97,10 +98,16 @@ void DueQueue::cancel(Slot slot) {
 }
 
 std::optional<Instant> DueQueue::exact(Slot slot) const {
-  if (slot >= entries_.size()) return std::nullopt;
-  const Entry& e = entries_[slot];
-  if (e.queued.value == 0 && !e.held) return std::nullopt;
-  return e.exact;
+  if (slot >= entries_.size() || !entries_[slot].known) return std::nullopt;
+  return entries_[slot].exact;
+}
+
+void DueQueue::record(Slot slot, Instant at) {
+  if (slot >= entries_.size()) entries_.resize(slot + 1);
+  Entry& e = entries_[slot];
+  assert(e.queued.value == 0 && !e.held);
+  e.exact = at;
+  e.known = true;
 }
 
 void DueQueue::hold(Slot slot) {

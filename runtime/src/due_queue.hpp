@@ -81,8 +81,12 @@ class CADENCE_RUNTIME_API DueQueue {
   Instant schedule(Slot slot, Instant at, Duration slack, std::uint64_t order);
   /// Takes `slot` out; a slot not filed is ignored. O(1) wheel, O(log n) heap, plus O(held).
   void cancel(Slot slot);
-  /// The exact instant `slot` is due at; nullopt when it is not filed.
+  /// The exact instant `slot` was last filed for (or recorded at): it stays while take_due()'s
+  /// frame runs the slot, and until the slot is filed again. nullopt for a slot never filed.
   std::optional<Instant> exact(Slot slot) const;
+  /// Records `at` as `slot`'s instant without filing it: a timer that will not run again (at
+  /// the end of the timeline) but stays. The slot must not be filed. O(1).
+  void record(Slot slot, Instant at);
 
   /// Takes out the slots due at `now` (their exact instant <= now), in exact order, ties in
   /// `order`; valid until the next call. A slot filed while they are walked is due at a later
@@ -108,6 +112,7 @@ class CADENCE_RUNTIME_API DueQueue {
   struct Entry {
     Instant exact;
     std::uint64_t order = 0;
+    bool known = false; ///< filed or recorded at least once
     QueueId queued{};  ///< its queue entry; 0 when none
     bool held = false; ///< waiting in the short list
   };

@@ -138,8 +138,8 @@ std::optional<TimerStatus> TimerTable::status(TimerId id, Instant now) const {
   out.expires = expires;
   if (expires) out.remaining_lifetime = left(*expires);
   if (s->state == SlotState::scheduled) {
-    // The due time or the timeout, with slack; its due time when it is not filed (the end of
-    // the timeline, where it ran for the last time).
+    // The instant it was filed for: its due time or its timeout, with slack (also while this
+    // frame runs it).
     const Instant next = due_.exact(slots_.index_of(*s)).value_or(s->times.due);
     out.next_due = next;
     out.remaining = left(next);
@@ -298,6 +298,7 @@ void TimerTable::run_due(std::uint32_t i, Instant frame_start, CallbackContext& 
     // The end of the timeline: its next due time saturated to this very instant, and no frame
     // comes after it. The timer has run for the last time; it stays until removed.
     s.times.due = plan.next;
+    due_.record(i, plan.next);
     return;
   }
   // Hidden and throttled, enqueue() holds the next run back a whole period from this one,

@@ -10,17 +10,13 @@
 
 #include "runtime_fixture.hpp"
 #include "due_queue.hpp"
+#include "runtime/wheel_widths.hpp"
 
 namespace cadence::detail {
 namespace {
 
 using Tokens = std::vector<Token>;
 
-constexpr std::int64_t kW1 = std::int64_t{1} << WheelCore::kLevel1Shift;  // a level-1 block, 16,384 ms
-constexpr std::int64_t kW2 = kW1 << WheelCore::kRatioBits;                 // a level-2 block
-constexpr std::int64_t kW3 = kW2 << WheelCore::kRatioBits;                 // a level-3 block
-constexpr std::int64_t kMax = kMaxTick.count();
-constexpr std::int64_t kLast = kLastTick.count();
 
 /// The tick a level-1 block's move down begins after (its window is (open1, block start]).
 constexpr std::int64_t open1(std::int64_t tick) { return ((tick >> WheelCore::kLevel1Shift) - 1) * kW1; }

@@ -27,16 +27,13 @@
 
 #include "runtime_fixture.hpp"
 #include "due_queue.hpp"
+#include "runtime/wheel_widths.hpp"
 
 namespace cadence::detail {
 namespace {
 
 using Tokens = std::vector<Token>;
 
-constexpr std::int64_t kW1 = std::int64_t{1} << WheelCore::kLevel1Shift;
-constexpr std::int64_t kW2 = kW1 << WheelCore::kRatioBits;
-constexpr std::int64_t kMax = kMaxTick.count();
-constexpr std::int64_t kLast = kLastTick.count();
 
 struct Entry {
   std::int64_t tick;
