@@ -69,7 +69,7 @@ const std::vector<Token>* TickQueue::next_tokens() {
 
 DueQueue::DueQueue(Instant origin, QueueKind kind) : timeline_(origin), queue_(kind) {}
 
-Instant DueQueue::schedule(Slot slot, Instant at, Duration slack, std::uint64_t order) {
+void DueQueue::schedule(Slot slot, Instant at, Duration slack, std::uint64_t order) {
   if (slot >= entries_.size()) entries_.resize(slot + 1);
   const Placement p = place(timeline_, at, slack);
   Entry& e = entries_[slot];
@@ -82,7 +82,6 @@ Instant DueQueue::schedule(Slot slot, Instant at, Duration slack, std::uint64_t 
   } else {
     e.queued = queue_.schedule(p.tick, slot);
   }
-  return p.exact;
 }
 
 void DueQueue::cancel(Slot slot) {

@@ -76,9 +76,9 @@ class CADENCE_RUNTIME_API DueQueue {
   DueQueue(Instant origin, QueueKind kind);
 
   /// Files `slot` (not filed now) to be due at `at`, on its slack grid (timer_schedule.hpp's
-  /// place()); `order` breaks ties between equal instants, lowest first. Returns the exact
-  /// instant it is due at. O(1) wheel, O(log n) heap.
-  Instant schedule(Slot slot, Instant at, Duration slack, std::uint64_t order);
+  /// place()); `order` breaks ties between equal instants, lowest first; exact() then says
+  /// the instant it is due at. O(1) wheel, O(log n) heap.
+  void schedule(Slot slot, Instant at, Duration slack, std::uint64_t order);
   /// Takes `slot` out; a slot not filed is ignored. O(1) wheel, O(log n) heap, plus O(held).
   void cancel(Slot slot);
   /// The exact instant `slot` was last filed for (or recorded at): it stays while take_due()'s
