@@ -46,9 +46,8 @@ void CaretBlink::after_widgets(const FrameHooks& frame) {
 }
 
 void CaretBlink::start(WindowRuntime& runtime) {
-  (void)runtime.remove_timer(kCursorBlinkTimer);
   visible_ = true;
-  running_ = runtime.add_system_timer(kCursorBlinkTimer, Timer::every(half_period_, [this, &runtime](TimerCallbackInfo& info) {
+  running_ = runtime.replace_timer(kCursorBlinkTimer, Timer::every(half_period_, [this, &runtime](TimerCallbackInfo& info) {
                                        visible_ = !visible_;
                                        toggled_ = true;  // the window draws for it (not a redraw request: see toggled())
                                        const Duration late = runtime.now() - info.due;

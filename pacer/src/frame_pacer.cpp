@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "cadence/detail/guarded_call.hpp"
 #include "frame_pacer_impl.hpp"
 #include "imgui_frames.hpp"
 #include "imgui_timing.hpp"
@@ -149,12 +150,8 @@ void FramePacer::Impl::pass_failure(const Failure& f) {
 
 void FramePacer::Impl::report_kept_awake(const AwakeCause& cause) {
   if (options.on_kept_awake) {
-    try {
-      options.on_kept_awake(cause);
-    } catch (const std::exception& e) {
-      pass_failure(Failure{TimerId{}, Error{Errc::callback_threw, std::string("on_kept_awake threw: ") + e.what()}});
-    } catch (...) {
-      pass_failure(Failure{TimerId{}, Error{Errc::callback_threw, "on_kept_awake threw something that is not a std::exception"}});
+    if (std::optional<Error> threw = detail::guarded_call("on_kept_awake", [&] { options.on_kept_awake(cause); })) {
+      pass_failure(Failure{TimerId{}, std::move(*threw)});
     }
     return;
   }
@@ -306,13 +303,15 @@ void FramePacer::Impl::plan_next_frames(bool changed) {
   const std::optional<Instant> at =
       detail::plan_after_frame(pace, f, options.settle_frames, runtime->frame_interval(),
                                [this](Instant t) { return runtime->frame_after(t); });
-  if (runtime->has_timer(kImGuiTimingTimer)) (void)runtime->remove_timer(kImGuiTimingTimer);  // no error text per frame
-  if (!at) return;
+  if (!at) {
+    if (runtime->has_timer(kImGuiTimingTimer)) (void)runtime->remove_timer(kImGuiTimingTimer);  // no error text per frame
+    return;
+  }
   const Duration in = std::max(Duration::zero(), *at - runtime->now());
-  (void)runtime->add_system_timer(kImGuiTimingTimer, Timer::once(in, [this](TimerCallbackInfo&) {
-                                    pace.timing_due = true;
-                                    return TimerCallbackReturn::redraw();
-                                  }));
+  (void)runtime->replace_timer(kImGuiTimingTimer, Timer::once(in, [this](TimerCallbackInfo&) {
+                                 pace.timing_due = true;
+                                 return TimerCallbackReturn::redraw();
+                               }));
 }
 
 }  // namespace cadence

@@ -34,10 +34,9 @@ bool TooltipDelay::tooltip(WindowRuntime& runtime, Instant frame_start, const ch
     // A new hover: wake once, when the delay has passed (a redraw request is all it does).
     hovered_ = key;
     since_ = frame_start;
-    (void)runtime.remove_timer(kTooltipDelayTimer);
-    (void)runtime.add_system_timer(kTooltipDelayTimer, Timer::once(delay_, [](TimerCallbackInfo&) {
-                                     return TimerCallbackReturn::redraw();
-                                   }));
+    (void)runtime.replace_timer(kTooltipDelayTimer, Timer::once(delay_, [](TimerCallbackInfo&) {
+                                  return TimerCallbackReturn::redraw();
+                                }));
     return false;
   }
   if (frame_start - since_ < delay_) return false;

@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 
+#include "cadence/detail/guarded_call.hpp"
 #include "steady_deadline.hpp"
 #include "thread_priority.hpp"
 #include "thread_seams.hpp"
@@ -32,13 +33,11 @@ void run_worker(const std::shared_ptr<ThreadCore>& core, UniqueFunction<void(Thr
     m.failure = std::move(what);
     core->post(std::move(m));
   };
-  try {
-    body(*core);
-    core->stopped_at_return = core->stop.stop_requested();
-  } catch (const std::exception& e) {
-    fail(std::string("the worker threw: ") + e.what());
-  } catch (...) {
-    fail("the worker threw something that is not a std::exception");
+  if (std::optional<Error> threw = guarded_call("the worker", [&] {
+        body(*core);
+        core->stopped_at_return = core->stop.stop_requested();
+      })) {
+    fail(std::move(threw->message));
   }
   body = {};  // destroy what the worker captured on its own thread
   core->finished.store(true, std::memory_order_seq_cst);
@@ -245,12 +244,10 @@ void ThreadTable::finish(Entry& e, ThreadOutcome::Kind kind, CallbackContext& co
   if (e.failure) outcome.message = *e.failure;
   if (!e.on_finish) return;
   changes.count_ran(0, 1);
-  try {
-    changes.request(e.on_finish(e.writeback.get(), outcome, context));
-  } catch (const std::exception& ex) {
-    changes.thread_failed(e.id, Error{Errc::callback_threw, std::string("a finish callback threw: ") + ex.what()});
-  } catch (...) {
-    changes.thread_failed(e.id, Error{Errc::callback_threw, "a finish callback threw something that is not a std::exception"});
+  if (std::optional<Error> threw = guarded_call("a finish callback", [&] {
+        changes.request(e.on_finish(e.writeback.get(), outcome, context));
+      })) {
+    changes.thread_failed(e.id, std::move(*threw));
   }
 }
 
@@ -277,12 +274,9 @@ std::uint32_t ThreadTable::drain(Entry& e, std::uint32_t budget, CallbackContext
         changes.request(m->update);
         break;
       case WorkerMessage::Kind::write_back:
-        try {
-          changes.request(m->apply(e.writeback.get(), context));
-        } catch (const std::exception& ex) {
-          changes.thread_failed(e.id, Error{Errc::callback_threw, std::string("a write-back threw: ") + ex.what()});
-        } catch (...) {
-          changes.thread_failed(e.id, Error{Errc::callback_threw, "a write-back threw something that is not a std::exception"});
+        if (std::optional<Error> threw =
+                guarded_call("a write-back", [&] { changes.request(m->apply(e.writeback.get(), context)); })) {
+          changes.thread_failed(e.id, std::move(*threw));
         }
         break;
       case WorkerMessage::Kind::failed:

@@ -4,7 +4,9 @@
 #include <cassert>
 #include <exception>
 #include <string>
+#include <utility>
 
+#include "cadence/detail/guarded_call.hpp"
 #include "text.hpp"
 
 namespace cadence::detail {
@@ -17,6 +19,65 @@ bool pauses_when_hidden(const TimerSlot& s) {
 }  // namespace
 
 Error no_such_timer(TimerId id) { return Error{Errc::not_found, "no timer with id " + hex(id.value) + " in this window"}; }
+
+// ---- slots --------------------------------------------------------------------------------
+
+std::uint32_t TimerSlots::allocate(TimerId id, Timer timer) {
+  std::uint32_t i;
+  if (!free_.empty()) {
+    i = free_.back();
+    free_.pop_back();
+  } else {
+    i = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  TimerSlot& s = slots_[i];
+  const std::uint32_t generation = s.generation;
+  s = TimerSlot{};
+  s.id = id;
+  s.generation = generation;
+  if (const auto owner = timer.owner()) owners_[owner->value].push_back(id);
+  s.timer.emplace(std::move(timer));
+  index_.emplace(id, i);
+  return i;
+}
+
+std::optional<Timer> TimerSlots::release(std::uint32_t i) {
+  TimerSlot& s = slots_[i];
+  index_.erase(s.id);
+  if (const auto owner = s.timer->owner()) {
+    auto it = owners_.find(owner->value);
+    std::vector<TimerId>& ids = it->second;
+    *std::find(ids.begin(), ids.end(), s.id) = ids.back();
+    ids.pop_back();
+    if (ids.empty()) owners_.erase(it);
+  }
+  std::optional<Timer> timer = std::move(s.timer);
+  s.timer.reset();
+  s.state = SlotState::free;
+  s.stopped = false;
+  ++s.generation;
+  free_.push_back(i);
+  return timer;
+}
+
+TimerSlot* TimerSlots::find(TimerId id) {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &slots_[it->second];
+}
+
+const TimerSlot* TimerSlots::find(TimerId id) const {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &slots_[it->second];
+}
+
+std::vector<TimerId> TimerSlots::timers_of(WidgetId owner) const {
+  const auto it = owners_.find(owner.value);
+  return it == owners_.end() ? std::vector<TimerId>{} : it->second;
+}
+
+
+// ---- the table ----------------------------------------------------------------------------
 
 TimerTable::TimerTable(Instant origin, QueueKind kind) : due_(origin, kind) {}
 
@@ -230,21 +291,14 @@ bool TimerTable::invoke(TimerSlot& s, Instant frame_start, Instant due, bool las
   TimerCallbackInfo info{s.id, s.timer->owner(), frame_start, due, s.history.run_count, missed, last, context};
   TimerCallbackReturn result;
   changes.count_ran(1, 0);
-  std::string failure;
-  try {
-    result = s.timer->callback()(info);
-  } catch (const std::exception& e) {
-    failure = std::string("timer callback threw: ") + e.what();
-  } catch (...) {
-    failure = "timer callback threw something that is not a std::exception";
-  }
-  if (!failure.empty()) {
+  std::optional<Error> threw = guarded_call("timer callback", [&] { result = s.timer->callback()(info); });
+  if (threw) {
     // A run that threw is not counted: the timer is gone. A callback that removed itself (or
     // restarted: removed, then added again under its id) has its removal queued already;
     // removing by id again would remove its successor.
     if (!s.stopped) changes.remove_timer(s.id);
     s.stopped = true;
-    changes.timer_failed(s.id, std::move(failure));
+    changes.timer_failed(s.id, std::move(threw->message));
     return false;
   }
   ++s.history.run_count;

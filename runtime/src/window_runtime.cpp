@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <thread>
 #include <utility>
+#include <variant>
 
-#include "change_checks.hpp"
 #include "text.hpp"
 #include "thread_table.hpp"
 #include "timer_table.hpp"
@@ -22,6 +22,55 @@ Instant grid_after(Instant origin, Duration interval, Instant t) {
   const Duration::rep whole = (t - origin).count() / interval.count();  // grid steps up to t
   if (whole >= Duration::max().count() / interval.count()) return origin + Duration::max();
   return origin + Duration{(whole + 1) * interval.count()};
+}
+
+/// Errors (invalid_argument, naming the id and the rule): id 0; an app timer with a system id or
+/// the reverse; a system timer with a when-hidden policy; the knobs Timer::validate() refuses.
+Status check_new_timer(TimerId id, const Timer& timer, bool system) {
+  if (!id.is_valid()) {
+    return Error{Errc::invalid_argument, "timer id 0 names nothing; use TimerId::unique() for app timers"};
+  }
+  if (!system && id.is_system()) {
+    return Error{Errc::invalid_argument, "timer id " + detail::hex(id.value) +
+                                             " is reserved for system timers (0x1-0xff); app timers use "
+                                             "TimerId::unique() (ids from 0x100)"};
+  }
+  if (system && !id.is_system()) {
+    return Error{Errc::invalid_argument, "timer id " + detail::hex(id.value) +
+                                             " is not a system timer id (0x1-0xff); use add_timer() for app timers"};
+  }
+  if (system && timer.when_hidden() != WhenHidden{}) {
+    return Error{Errc::invalid_argument, "system timer " + detail::hex(id.value) +
+                                             " has a when-hidden policy; system timers always pause while their "
+                                             "window is hidden, the policy is for app timers"};
+  }
+  return timer.validate();
+}
+
+/// Errors (invalid_argument): a reserved id (0-4); a Thread that was moved from.
+Status check_new_thread(ThreadId id, Thread& thread) {
+  if (!id.is_valid() || id.is_system()) {
+    return Error{Errc::invalid_argument, "thread id " + detail::hex(id.value) +
+                                             " is reserved (0-4); use ThreadId::unique() (ids from 5)"};
+  }
+  if (!detail::ThreadTableAccess::body(thread)) {
+    return Error{Errc::invalid_argument, "the Thread for id " + detail::hex(id.value) +
+                                             " was moved from and has no worker; start the Thread it was moved to, "
+                                             "or make a new one with Thread::create()"};
+  }
+  return {};
+}
+
+/// The report entry for a change that failed: its timer, or its thread.
+Failure failure_of(const Change& change, Error error) {
+  return std::visit(
+      [&](const auto& c) {
+        Failure f{TimerId{}, std::move(error)};
+        if constexpr (requires { { c.id } -> std::same_as<const TimerId&>; }) f.timer = c.id;
+        if constexpr (requires { { c.id } -> std::same_as<const ThreadId&>; }) f.thread = c.id;
+        return f;
+      },
+      change);
 }
 
 }  // namespace
@@ -143,11 +192,31 @@ struct WindowRuntime::Impl {
     link->redraw.armed(due);  // the loop sleeps until then: a redraw asked for sooner wakes it
     return due;
   }
-  /// Checks a timer or thread change against the tables and `set`, and records it there.
-  Status record(ChangeSet& set, Change&& change);
-  /// Carries out a timer or thread change in the tables, counting from `at`; apply() and the
-  /// runtime's own mutators outside a frame both come here.
-  Status carry_out(Change& change, Instant at);
+  /// What a change does, one function per kind: with a pending `set`, it is checked now against
+  /// the tables and the set and recorded there; without one it is carried out in the tables,
+  /// counting from `at`. The kinds that only report (a callback threw, a frame went wrong) give
+  /// their error. apply() and every change made through Controls come here, through act().
+  Status act(Change& change, ChangeSet* set, Instant at) {
+    return std::visit([&](auto& c) { return act_on(c, set, at); }, change);
+  }
+  Status act_on(AddTimer& add, ChangeSet* set, Instant at);
+  Status act_on(RemoveTimer& remove, ChangeSet* set, Instant at);
+  Status act_on(PauseTimer& pause, ChangeSet* set, Instant at);
+  Status act_on(ResumeTimer& resume, ChangeSet* set, Instant at);
+  Status act_on(StartThread& start, ChangeSet* set, Instant at);
+  static Status act_on(TimerFailed& failed, ChangeSet*, Instant) {
+    return Error{Errc::callback_threw, std::move(failed.message)};
+  }
+  static Status act_on(ThreadFailed& failed, ChangeSet*, Instant) { return std::move(failed.error); }
+  static Status act_on(FrameError& failed, ChangeSet*, Instant) { return std::move(failed.error); }
+  /// A timer with that id is live in the tables and `set` does not remove it.
+  bool live(TimerId id, const ChangeSet& set) const { return timers.has_running(id) && !set.removes_timer(id); }
+  /// True when `pending` starts a thread `id` that is not running yet (or replaces one whose
+  /// finish callback runs): stop requests and messages for it wait there, and reach it right
+  /// after it starts.
+  bool waits_to_start(ThreadId id, const ChangeSet* pending) const {
+    return pending != nullptr && pending->starts_thread(id) && (!threads.contains(id) || threads.finishing(id));
+  }
 };
 
 
@@ -155,53 +224,56 @@ struct WindowRuntime::Impl {
 // removal recorded there stops its timer at once (it does not run later in that frame), while one
 // recorded in a set of the app's own does nothing until that set is applied: a set dropped
 // unapplied leaves no trace. Everything else is checked now, against the tables and the set, so
-// the caller learns of a mistake at the call; apply() checks an added timer or thread again,
-// with the same functions, since an app may also fill a ChangeSet by hand.
-Status WindowRuntime::Impl::record(ChangeSet& set, Change&& change) {
-  const auto live = [&](TimerId id) { return timers.has_running(id) && !set.removes_timer(id); };
-  if (auto* add = std::get_if<AddTimer>(&change)) {
-    if (Status s = detail::check_new_timer(add->id, add->timer, add->system); !s) return s;
-    if (live(add->id) || set.adds_timer(add->id)) {
-      return Error{Errc::already_exists, "a timer with id " + detail::hex(add->id.value) +
-                                             " already exists in this window (or is being added in this frame); "
-                                             "remove it first or use TimerId::unique()"};
-    }
-    set.add_timer(add->id, std::move(add->timer), add->system);
-  } else if (const auto* remove = std::get_if<RemoveTimer>(&change)) {
-    const bool stopped_now = &set == calls.running && timers.stop(remove->id);
-    if (!stopped_now && !live(remove->id) && !set.adds_timer(remove->id)) return detail::no_such_timer(remove->id);
-    set.remove_timer(remove->id);
-  } else if (const auto* pause = std::get_if<PauseTimer>(&change)) {
-    if (!timers.has_running(pause->id) && !set.adds_timer(pause->id)) return detail::no_such_timer(pause->id);
-    set.pause_timer(pause->id);
-  } else if (const auto* resume = std::get_if<ResumeTimer>(&change)) {
-    if (!timers.has_running(resume->id) && !set.adds_timer(resume->id)) return detail::no_such_timer(resume->id);
-    set.resume_timer(resume->id);
-  } else if (auto* start = std::get_if<StartThread>(&change)) {
-    if (Status s = detail::check_new_thread(start->id, start->thread); !s) return s;
-    if ((threads.contains(start->id) && !threads.finishing(start->id)) || set.starts_thread(start->id)) {
-      return Error{Errc::already_exists, "a thread with id " + detail::hex(start->id.value) +
-                                             " already runs in this window (or starts in this frame)"};
-    }
-    set.start_thread(start->id, std::move(start->thread));
+// the caller learns of a mistake at the call; carrying out checks an added timer or thread
+// again, since an app may also fill a ChangeSet by hand.
+
+Status WindowRuntime::Impl::act_on(AddTimer& add, ChangeSet* set, Instant at) {
+  if (Status s = check_new_timer(add.id, add.timer, add.system); !s) return s;
+  if (set == nullptr) return timers.add(add.id, std::move(add.timer), at);
+  if (live(add.id, *set) || set->adds_timer(add.id)) {
+    return Error{Errc::already_exists, "a timer with id " + detail::hex(add.id.value) +
+                                           " already exists in this window (or is being added in this frame); "
+                                           "remove it first, use replace_timer() or TimerId::unique()"};
   }
+  set->add_timer(add.id, std::move(add.timer), add.system);
   return {};
 }
 
-Status WindowRuntime::Impl::carry_out(Change& change, Instant at) {
-  if (auto* add = std::get_if<AddTimer>(&change)) {
-    if (Status s = detail::check_new_timer(add->id, add->timer, add->system); !s) return s;
-    return timers.add(add->id, std::move(add->timer), at);
+Status WindowRuntime::Impl::act_on(RemoveTimer& remove, ChangeSet* set, Instant) {
+  if (set == nullptr) return timers.remove(remove.id);
+  const bool stopped_now = set == calls.running && timers.stop(remove.id);
+  if (!stopped_now && !live(remove.id, *set) && !set->adds_timer(remove.id)) return detail::no_such_timer(remove.id);
+  set->remove_timer(remove.id);
+  return {};
+}
+
+Status WindowRuntime::Impl::act_on(PauseTimer& pause, ChangeSet* set, Instant at) {
+  if (set == nullptr) return timers.pause(pause.id, at);
+  if (!timers.has_running(pause.id) && !set->adds_timer(pause.id)) return detail::no_such_timer(pause.id);
+  set->pause_timer(pause.id);
+  return {};
+}
+
+Status WindowRuntime::Impl::act_on(ResumeTimer& resume, ChangeSet* set, Instant at) {
+  if (set == nullptr) return timers.resume(resume.id, at);
+  if (!timers.has_running(resume.id) && !set->adds_timer(resume.id)) return detail::no_such_timer(resume.id);
+  set->resume_timer(resume.id);
+  return {};
+}
+
+Status WindowRuntime::Impl::act_on(StartThread& start, ChangeSet* set, Instant) {
+  if (Status s = check_new_thread(start.id, start.thread); !s) return s;
+  if (set == nullptr) {
+    if (Status s = threads.start(start.id, std::move(start.thread)); !s) return s;
+    for (Payload& m : start.messages) (void)threads.send(start.id, std::move(m));
+    if (start.stop) (void)threads.stop(start.id);
+    return {};
   }
-  if (const auto* remove = std::get_if<RemoveTimer>(&change)) return timers.remove(remove->id);
-  if (const auto* pause = std::get_if<PauseTimer>(&change)) return timers.pause(pause->id, at);
-  if (const auto* resume = std::get_if<ResumeTimer>(&change)) return timers.resume(resume->id, at);
-  if (auto* start = std::get_if<StartThread>(&change)) {
-    if (Status s = detail::check_new_thread(start->id, start->thread); !s) return s;
-    if (Status s = threads.start(start->id, std::move(start->thread)); !s) return s;
-    for (Payload& m : start->messages) (void)threads.send(start->id, std::move(m));
-    if (start->stop) (void)threads.stop(start->id);
+  if ((threads.contains(start.id) && !threads.finishing(start.id)) || set->starts_thread(start.id)) {
+    return Error{Errc::already_exists, "a thread with id " + detail::hex(start.id.value) +
+                                           " already runs in this window (or starts in this frame)"};
   }
+  set->start_thread(start.id, std::move(start.thread));
   return {};
 }
 
@@ -211,7 +283,7 @@ Status WindowRuntime::Impl::carry_out(Change& change, Instant at) {
 WindowRuntime::WindowRuntime(TimeSource source) : WindowRuntime(std::move(source), Options{}) {}
 
 WindowRuntime::WindowRuntime(TimeSource source, Options options)
-    : impl_(std::make_unique<Impl>(std::move(source), options)) {
+    : Controls(*this, nullptr), impl_(std::make_unique<Impl>(std::move(source), options)) {
   if (impl_->options.frame_interval <= Duration::zero()) impl_->options.frame_interval = Options{}.frame_interval;
 }
 
@@ -272,31 +344,16 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
   return {};
 }
 
-// Each mutator is one change through submit(): while callbacks run it joins the running
-// frame's change-set, else it is carried out now.
+ChangeSet* WindowRuntime::pending(ChangeSet* set) const { return set != nullptr ? set : impl_->calls.running; }
 
-Status WindowRuntime::submit(Change change, ChangeSet* context_set) {
+Status WindowRuntime::submit(Change change, ChangeSet* set) {
   if (!impl_->usable()) return impl_->refusal();  // before anything of the UI thread's is read
   const Impl::Count busy(impl_->calls.busy);
   // Held here, so that a change refused below (its timer's or thread's captures are app code)
   // is destroyed while the call still counts as busy.
   Change held = std::move(change);
-  ChangeSet* const pending = context_set != nullptr ? context_set : impl_->calls.running;
-  if (pending != nullptr) return impl_->record(*pending, std::move(held));
-  return impl_->carry_out(held, impl_->current());
-}
-
-Status WindowRuntime::add_timer(TimerId id, Timer timer) {
-  return submit(AddTimer{id, std::move(timer), false}, nullptr);
-}
-Status WindowRuntime::add_system_timer(TimerId id, Timer timer) {
-  return submit(AddTimer{id, std::move(timer), true}, nullptr);
-}
-Status WindowRuntime::remove_timer(TimerId id) { return submit(RemoveTimer{id}, nullptr); }
-Status WindowRuntime::pause_timer(TimerId id) { return submit(PauseTimer{id}, nullptr); }
-Status WindowRuntime::resume_timer(TimerId id) { return submit(ResumeTimer{id}, nullptr); }
-Status WindowRuntime::start_thread(ThreadId id, Thread thread) {
-  return submit(StartThread{id, std::move(thread), {}, false}, nullptr);
+  ChangeSet* const into = pending(set);
+  return impl_->act(held, into, into != nullptr ? Instant{} : impl_->current());
 }
 
 Status WindowRuntime::set_hidden(bool hidden) {
@@ -311,90 +368,12 @@ Status WindowRuntime::set_hidden(bool hidden) {
   return {};
 }
 
-Status WindowRuntime::request_redraw_at(Instant at) {
-  if (!impl_->usable()) return impl_->refusal();
-  return impl_->link->request_redraw(at);
-}
-
-Status WindowRuntime::request_redraw_after(Duration delay) {
-  if (!impl_->usable()) return impl_->refusal();
-  (void)impl_->current();  // what "now" is for the runtime: never before an instant it used
-  return impl_->link->request_redraw_after(delay);
-}
-
 RedrawHandle WindowRuntime::redraw_handle() const { return RedrawHandle(impl_->link); }
 
 bool WindowRuntime::hidden() const noexcept { return impl_->usable() && impl_->timers.hidden(); }
 
-template <class Op>
-Result<std::size_t> WindowRuntime::each_timer_of(WidgetId owner, ChangeSet* pending, Op op) {
-  if (!impl_->usable()) return impl_->refusal().error();
-  // The owner's live timers that are not stopped: a stopped one's removal is on its way already
-  // (and its id may name a new timer the frame adds, perhaps for another widget).
-  std::vector<TimerId> ids = impl_->timers.timers_of(owner);
-  std::erase_if(ids, [this](TimerId id) { return !impl_->timers.has_running(id); });
-  if (pending != nullptr) {
-    for (TimerId id : pending->timers_added_by(owner)) {
-      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-    }
-  }
-  std::size_t done = 0;
-  for (TimerId id : ids) {
-    if (op(id)) ++done;  // one removed by an earlier one's destructor is not_found: not counted
-  }
-  return done;
-}
-
-Result<std::size_t> WindowRuntime::remove_timers_of(WidgetId owner) {
-  if (!impl_->usable()) return impl_->refusal().error();
-  return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return remove_timer(id); });
-}
-Result<std::size_t> WindowRuntime::pause_timers_of(WidgetId owner) {
-  if (!impl_->usable()) return impl_->refusal().error();
-  return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return pause_timer(id); });
-}
-Result<std::size_t> WindowRuntime::resume_timers_of(WidgetId owner) {
-  if (!impl_->usable()) return impl_->refusal().error();
-  return each_timer_of(owner, impl_->calls.running, [this](TimerId id) { return resume_timer(id); });
-}
-
-// A thread whose start waits in `pending` (the running frame's set, or a context's own) takes
-// its stop request and messages there; they reach it right after it starts. That includes an id
-// started again from its finish callback: the finishing thread it replaces takes nothing more.
-bool WindowRuntime::waits_to_start(ThreadId id, const ChangeSet* pending) const {
-  return pending != nullptr && pending->starts_thread(id) &&
-         (!impl_->threads.contains(id) || impl_->threads.finishing(id));
-}
-
-// The running frame's set is read only on the UI thread (another thread gets its refusal).
-Status WindowRuntime::stop_thread(ThreadId id) {
-  if (!impl_->usable()) return impl_->refusal();
-  return stop_thread(id, impl_->calls.running);
-}
-Status WindowRuntime::stop_thread(ThreadId id, ChangeSet* pending) {
-  if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->calls.busy);
-  if (waits_to_start(id, pending) && pending->to_started_thread(id, true, nullptr)) return {};
-  return impl_->threads.stop(id);
-}
-
-Status WindowRuntime::send_to_thread(ThreadId id, Payload payload) {
-  if (!impl_->usable()) return impl_->refusal();
-  return send_to_thread(id, std::move(payload), impl_->calls.running);
-}
-Status WindowRuntime::send_to_thread(ThreadId id, Payload payload, ChangeSet* pending) {
-  if (!impl_->usable()) return impl_->refusal();
-  const Impl::Count busy(impl_->calls.busy);
-  if (waits_to_start(id, pending) && pending->to_started_thread(id, false, &payload)) return {};
-  return impl_->threads.send(id, std::move(payload));
-}
-
 // Questions from another thread get the answers of an empty runtime: the tables are the UI
 // thread's, and reading them from another would be a data race.
-bool WindowRuntime::has_thread(ThreadId id) const {
-  if (!impl_->usable()) return false;
-  return impl_->threads.contains(id) || (impl_->calls.running != nullptr && impl_->calls.running->starts_thread(id));
-}
 std::size_t WindowRuntime::thread_count() const noexcept { return impl_->usable() ? impl_->threads.size() : 0; }
 void* WindowRuntime::thread_data(ThreadId id, const std::type_info& type) {
   return impl_->usable() ? impl_->threads.writeback(id, type) : nullptr;
@@ -408,7 +387,6 @@ void WindowRuntime::set_waker(std::function<void()> waker) {
   impl_->threads.set_waker(std::move(waker));
 }
 
-bool WindowRuntime::has_timer(TimerId id) const { return impl_->usable() && impl_->timers.has_running(id); }
 std::optional<TimerStatus> WindowRuntime::timer_status(TimerId id) const {
   if (!impl_->usable()) return std::nullopt;
   // Counted from now, but never from before an instant the runtime has used already.
@@ -507,16 +485,10 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
   for (Change& change : changes.changes_) {
     // The changes count from when apply() began, or from a later instant that a destructor it
     // set off used meanwhile (a frame it ran): `latest`, which never goes back.
-    if (auto* failed = std::get_if<TimerFailed>(&change)) {
-      report.failures.push_back(Failure{failed->id, Error{Errc::callback_threw, failed->message}});
-    } else if (auto* thread_failed = std::get_if<ThreadFailed>(&change)) {
-      report.failures.push_back(Failure{TimerId{}, thread_failed->error, thread_failed->id});
-    } else if (auto* error = std::get_if<FrameError>(&change)) {
-      report.failures.push_back(Failure{TimerId{}, error->error});
-    } else if (Status s = impl_->carry_out(change, impl_->latest); s) {
+    if (Status s = impl_->act(change, nullptr, impl_->latest); s) {
       ++report.applied;
     } else {
-      report.failures.push_back(detail::failure_of(change, s.error()));
+      report.failures.push_back(failure_of(change, s.error()));
     }
   }
   return report;
@@ -546,40 +518,108 @@ std::optional<Duration> WindowRuntime::next_wake(Instant now) {
 
 std::optional<Duration> WindowRuntime::next_wake() { return next_wake(now()); }
 
-// ---- CallbackContext -----------------------------------------------------------------------
-// What a context records goes into its own change-set, checked against the tables now; what it
-// does at once (stop, send) goes through the runtime, with the runtime's rules.
+// ---- Controls -----------------------------------------------------------------------------
+// Every change is one Change through submit(); stop and send act at once, but a thread whose
+// start waits in the pending set takes them there.
 
-Status CallbackContext::add_timer(TimerId id, Timer timer) {
-  return runtime_.submit(AddTimer{id, std::move(timer), false}, &changes_);
+Status Controls::add_timer(TimerId id, Timer timer) {
+  return runtime_.submit(AddTimer{id, std::move(timer), false}, set_);
 }
-Status CallbackContext::add_system_timer(TimerId id, Timer timer) {
-  return runtime_.submit(AddTimer{id, std::move(timer), true}, &changes_);
+Status Controls::add_system_timer(TimerId id, Timer timer) {
+  return runtime_.submit(AddTimer{id, std::move(timer), true}, set_);
 }
-Status CallbackContext::remove_timer(TimerId id) { return runtime_.submit(RemoveTimer{id}, &changes_); }
-Status CallbackContext::pause_timer(TimerId id) { return runtime_.submit(PauseTimer{id}, &changes_); }
-Status CallbackContext::resume_timer(TimerId id) { return runtime_.submit(ResumeTimer{id}, &changes_); }
-bool CallbackContext::has_timer(TimerId id) const { return runtime_.has_timer(id); }
-Result<std::size_t> CallbackContext::remove_timers_of(WidgetId owner) {
-  return runtime_.each_timer_of(owner, &changes_, [this](TimerId id) { return remove_timer(id); });
+Status Controls::remove_timer(TimerId id) { return runtime_.submit(RemoveTimer{id}, set_); }
+Status Controls::pause_timer(TimerId id) { return runtime_.submit(PauseTimer{id}, set_); }
+Status Controls::resume_timer(TimerId id) { return runtime_.submit(ResumeTimer{id}, set_); }
+Status Controls::start_thread(ThreadId id, Thread thread) {
+  return runtime_.submit(StartThread{id, std::move(thread), {}, false}, set_);
 }
-Result<std::size_t> CallbackContext::pause_timers_of(WidgetId owner) {
-  return runtime_.each_timer_of(owner, &changes_, [this](TimerId id) { return pause_timer(id); });
+
+Status Controls::replace_timer(TimerId id, Timer timer) {
+  WindowRuntime::Impl& m = *runtime_.impl_;
+  if (!m.usable()) return m.refusal();
+  const WindowRuntime::Impl::Count busy(m.calls.busy);
+  // Checked before the old timer goes: a timer that would be refused leaves the old one running.
+  const bool system = id.is_system();
+  if (Status s = check_new_timer(id, timer, system); !s) return s;
+  const ChangeSet* const pending = runtime_.pending(set_);
+  if (m.timers.has_running(id) || (pending != nullptr && pending->adds_timer(id))) (void)remove_timer(id);
+  return runtime_.submit(AddTimer{id, std::move(timer), system}, set_);
 }
-Result<std::size_t> CallbackContext::resume_timers_of(WidgetId owner) {
-  return runtime_.each_timer_of(owner, &changes_, [this](TimerId id) { return resume_timer(id); });
+
+template <class Op>
+Result<std::size_t> Controls::each_timer_of(WidgetId owner, Op op) {
+  WindowRuntime::Impl& m = *runtime_.impl_;
+  if (!m.usable()) return m.refusal().error();
+  // The owner's live timers that are not stopped: a stopped one's removal is on its way already
+  // (and its id may name a new timer the frame adds, perhaps for another widget).
+  std::vector<TimerId> ids = m.timers.timers_of(owner);
+  std::erase_if(ids, [&m](TimerId id) { return !m.timers.has_running(id); });
+  if (const ChangeSet* pending = runtime_.pending(set_)) {
+    for (TimerId id : pending->timers_added_by(owner)) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    }
+  }
+  std::size_t done = 0;
+  for (TimerId id : ids) {
+    if (op(id)) ++done;  // one removed by an earlier one's destructor is not_found: not counted
+  }
+  return done;
 }
-Status CallbackContext::start_thread(ThreadId id, Thread thread) {
-  return runtime_.submit(StartThread{id, std::move(thread), {}, false}, &changes_);
+
+Result<std::size_t> Controls::remove_timers_of(WidgetId owner) {
+  return each_timer_of(owner, [this](TimerId id) { return remove_timer(id); });
 }
-Status CallbackContext::stop_thread(ThreadId id) { return runtime_.stop_thread(id, &changes_); }
-Status CallbackContext::send_to_thread(ThreadId id, Payload payload) {
-  return runtime_.send_to_thread(id, std::move(payload), &changes_);
+Result<std::size_t> Controls::pause_timers_of(WidgetId owner) {
+  return each_timer_of(owner, [this](TimerId id) { return pause_timer(id); });
 }
-Status CallbackContext::request_redraw_at(Instant at) { return runtime_.request_redraw_at(at); }
-Status CallbackContext::request_redraw_after(Duration delay) { return runtime_.request_redraw_after(delay); }
-bool CallbackContext::has_thread(ThreadId id) const {
-  return runtime_.has_thread(id) || (runtime_.impl_->usable() && changes_.starts_thread(id));
+Result<std::size_t> Controls::resume_timers_of(WidgetId owner) {
+  return each_timer_of(owner, [this](TimerId id) { return resume_timer(id); });
+}
+
+// The pending set is read only on the UI thread (another thread gets its refusal first).
+Status Controls::stop_thread(ThreadId id) {
+  WindowRuntime::Impl& m = *runtime_.impl_;
+  if (!m.usable()) return m.refusal();
+  const WindowRuntime::Impl::Count busy(m.calls.busy);
+  ChangeSet* const pending = runtime_.pending(set_);
+  if (m.waits_to_start(id, pending) && pending->to_started_thread(id, true, nullptr)) return {};
+  return m.threads.stop(id);
+}
+
+Status Controls::send_to_thread(ThreadId id, Payload payload) {
+  WindowRuntime::Impl& m = *runtime_.impl_;
+  if (!m.usable()) return m.refusal();
+  const WindowRuntime::Impl::Count busy(m.calls.busy);
+  ChangeSet* const pending = runtime_.pending(set_);
+  if (m.waits_to_start(id, pending) && pending->to_started_thread(id, false, &payload)) return {};
+  return m.threads.send(id, std::move(payload));
+}
+
+// Questions from another thread get the answers of an empty runtime: the tables are the UI
+// thread's, and reading them from another would be a data race.
+bool Controls::has_timer(TimerId id) const {
+  const WindowRuntime::Impl& m = *runtime_.impl_;
+  return m.usable() && m.timers.has_running(id);
+}
+bool Controls::has_thread(ThreadId id) const {
+  const WindowRuntime::Impl& m = *runtime_.impl_;
+  if (!m.usable()) return false;
+  const ChangeSet* const running = m.calls.running;
+  return m.threads.contains(id) || (running != nullptr && running->starts_thread(id)) ||
+         (set_ != nullptr && set_->starts_thread(id));
+}
+
+Status Controls::request_redraw_at(Instant at) {
+  WindowRuntime::Impl& m = *runtime_.impl_;
+  if (!m.usable()) return m.refusal();
+  return m.link->request_redraw(at);
+}
+Status Controls::request_redraw_after(Duration delay) {
+  WindowRuntime::Impl& m = *runtime_.impl_;
+  if (!m.usable()) return m.refusal();
+  (void)m.current();  // what "now" is for the runtime: never before an instant it used
+  return m.link->request_redraw_after(delay);
 }
 
 }  // namespace cadence

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "cadence/detail/guarded_call.hpp"
 #include "scoped_flag.hpp"
 #include "window_impl.hpp"
 
@@ -105,13 +106,11 @@ Result<bool> EventLoop::run_until(const std::function<bool()>& predicate, Durati
                                              " ns is negative: it must be zero or more"};
   }
   const auto ask = [&]() -> Result<bool> {
-    try {
-      return predicate();
-    } catch (const std::exception& e) {
-      return Error{Errc::callback_threw, std::string("run_until() predicate threw: ") + e.what()};
-    } catch (...) {
-      return Error{Errc::callback_threw, "run_until() predicate threw a non-standard exception"};
+    bool met = false;
+    if (std::optional<Error> threw = detail::guarded_call("run_until() predicate", [&] { met = predicate(); })) {
+      return std::move(*threw);
     }
+    return met;
   };
   const auto end = std::chrono::steady_clock::now() + std::min(timeout, Duration{std::chrono::hours(24 * 365 * 100)});
   for (;;) {

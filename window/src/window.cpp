@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "cadence/detail/guarded_call.hpp"
 #include "scoped_flag.hpp"
 #include "window_impl.hpp"
 
@@ -145,15 +146,9 @@ void Window::Impl::ask_close() {
   }
   const detail::ScopedFlag asking(asking_close);
   bool agreed = false;
-  try {
-    agreed = options.on_close(*owner);
-  } catch (const std::exception& e) {
-    pacer->report_failure(Failure{TimerId{}, Error{Errc::callback_threw, std::string("on_close threw: ") + e.what() +
-                                                                              "; the window stays open"}});
-    return;
-  } catch (...) {
-    pacer->report_failure(Failure{TimerId{}, Error{Errc::callback_threw,
-                                                   "on_close threw something that is not a std::exception; the window stays open"}});
+  if (std::optional<Error> threw = detail::guarded_call("on_close", [&] { agreed = options.on_close(*owner); })) {
+    threw->message += "; the window stays open";
+    pacer->report_failure(Failure{TimerId{}, std::move(*threw)});
     return;
   }
   closing = agreed;
