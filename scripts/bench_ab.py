@@ -8,7 +8,8 @@ Each tree is a checkout whose release preset is built (`cmake --build --preset r
 both sides see the same machine drift. Prints, for every benchmark both builds have, the medians
 over the rounds, after/before (as a time: a throughput is inverted), and each side's spread
 (max/min over its rounds: the noise between two runs of one build). Results:
-build/release/bench-ab/*.json of AFTER_TREE.
+build/release/bench-ab/*.json of AFTER_TREE. BENCH_FILTER (a regex, as --benchmark_filter takes)
+runs only the benchmarks it matches.
 """
 import json
 import os
@@ -33,6 +34,7 @@ def main():
             for s in suites:
                 out = os.path.join(out_dir, f"{side}_{s}_{r}.json")
                 subprocess.run([os.path.join(root, f"build/release/bench/cadence_bench_{s}"), "--benchmark_min_time=0.2",
+                                f"--benchmark_filter={os.environ.get('BENCH_FILTER', '.')}",
                                 f"--benchmark_out={out}", "--benchmark_out_format=json"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
                 for b in json.load(open(out))["benchmarks"]:

@@ -228,7 +228,9 @@ struct WindowRuntime::Impl {
 // again, since an app may also fill a ChangeSet by hand.
 
 Status WindowRuntime::Impl::act_on(AddTimer& add, ChangeSet* set, Instant at) {
-  if (Status s = check_new_timer(add.id, add.timer, add.system); !s) return s;
+  if (!add.checked) {
+    if (Status s = check_new_timer(add.id, add.timer, add.system); !s) return s;
+  }
   if (set == nullptr) return timers.add(add.id, std::move(add.timer), at);
   if (live(add.id, *set) || set->adds_timer(add.id)) {
     return Error{Errc::already_exists, "a timer with id " + detail::hex(add.id.value) +
@@ -236,6 +238,7 @@ Status WindowRuntime::Impl::act_on(AddTimer& add, ChangeSet* set, Instant at) {
                                            "remove it first, use replace_timer() or TimerId::unique()"};
   }
   set->add_timer(add.id, std::move(add.timer), add.system);
+  WindowRuntime::mark_checked(*set);
   return {};
 }
 
@@ -262,7 +265,9 @@ Status WindowRuntime::Impl::act_on(ResumeTimer& resume, ChangeSet* set, Instant 
 }
 
 Status WindowRuntime::Impl::act_on(StartThread& start, ChangeSet* set, Instant) {
-  if (Status s = check_new_thread(start.id, start.thread); !s) return s;
+  if (!start.checked) {
+    if (Status s = check_new_thread(start.id, start.thread); !s) return s;
+  }
   if (set == nullptr) {
     if (Status s = threads.start(start.id, std::move(start.thread)); !s) return s;
     for (Payload& m : start.messages) (void)threads.send(start.id, std::move(m));
@@ -274,6 +279,7 @@ Status WindowRuntime::Impl::act_on(StartThread& start, ChangeSet* set, Instant) 
                                            " already runs in this window (or starts in this frame)"};
   }
   set->start_thread(start.id, std::move(start.thread));
+  WindowRuntime::mark_checked(*set);
   return {};
 }
 
@@ -343,6 +349,8 @@ Status WindowRuntime::set_frame_interval(Duration interval) {
   impl_->options.frame_interval = interval;
   return {};
 }
+
+void WindowRuntime::mark_checked(ChangeSet& set) noexcept { set.checked(); }
 
 ChangeSet* WindowRuntime::pending(ChangeSet* set) const { return set != nullptr ? set : impl_->calls.running; }
 
@@ -523,16 +531,16 @@ std::optional<Duration> WindowRuntime::next_wake() { return next_wake(now()); }
 // start waits in the pending set takes them there.
 
 Status Controls::add_timer(TimerId id, Timer timer) {
-  return runtime_.submit(AddTimer{id, std::move(timer), false}, set_);
+  return runtime_.submit(AddTimer{id, std::move(timer), false, false}, set_);
 }
 Status Controls::add_system_timer(TimerId id, Timer timer) {
-  return runtime_.submit(AddTimer{id, std::move(timer), true}, set_);
+  return runtime_.submit(AddTimer{id, std::move(timer), true, false}, set_);
 }
 Status Controls::remove_timer(TimerId id) { return runtime_.submit(RemoveTimer{id}, set_); }
 Status Controls::pause_timer(TimerId id) { return runtime_.submit(PauseTimer{id}, set_); }
 Status Controls::resume_timer(TimerId id) { return runtime_.submit(ResumeTimer{id}, set_); }
 Status Controls::start_thread(ThreadId id, Thread thread) {
-  return runtime_.submit(StartThread{id, std::move(thread), {}, false}, set_);
+  return runtime_.submit(StartThread{id, std::move(thread), {}, false, false}, set_);
 }
 
 Status Controls::replace_timer(TimerId id, Timer timer) {
@@ -544,7 +552,7 @@ Status Controls::replace_timer(TimerId id, Timer timer) {
   if (Status s = check_new_timer(id, timer, system); !s) return s;
   const ChangeSet* const pending = runtime_.pending(set_);
   if (m.timers.has_running(id) || (pending != nullptr && pending->adds_timer(id))) (void)remove_timer(id);
-  return runtime_.submit(AddTimer{id, std::move(timer), system}, set_);
+  return runtime_.submit(AddTimer{id, std::move(timer), system, true}, set_);
 }
 
 template <class Op>

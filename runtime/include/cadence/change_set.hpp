@@ -47,7 +47,8 @@ class WindowRuntime;
 struct AddTimer {
   TimerId id;
   Timer timer;
-  bool system = false;  ///< a system timer (reserved id range)
+  bool system = false;   ///< a system timer (reserved id range)
+  bool checked = false;  ///< checked when recorded (by a context or the runtime): apply() does not check it again
 };
 struct RemoveTimer {
   TimerId id;
@@ -72,6 +73,7 @@ struct StartThread {
   Thread thread;
   std::vector<Payload> messages;  ///< send_to_thread() calls made before the start was applied
   bool stop = false;              ///< stop_thread() was called before the start was applied
+  bool checked = false;           ///< checked when recorded: apply() does not check it again
 };
 /// A worker threw (it is removed once its messages are delivered), or one of its write-backs
 /// threw on the UI thread (the worker goes on).
@@ -92,7 +94,7 @@ class ChangeSet {
  public:
   /// Records the change; nothing is checked until apply() (a CallbackContext checks first).
   void add_timer(TimerId id, Timer timer, bool system = false) {
-    changes_.emplace_back(AddTimer{id, std::move(timer), system});
+    changes_.emplace_back(AddTimer{id, std::move(timer), system, false});
     pending_[id] |= kAdds;
   }
   void remove_timer(TimerId id) {
@@ -104,7 +106,7 @@ class ChangeSet {
   void timer_failed(TimerId id, std::string message) { changes_.emplace_back(TimerFailed{id, std::move(message)}); }
   void frame_error(Error error) { changes_.emplace_back(FrameError{std::move(error)}); }
   void start_thread(ThreadId id, Thread thread) {
-    changes_.emplace_back(StartThread{id, std::move(thread), {}, false});
+    changes_.emplace_back(StartThread{id, std::move(thread), {}, false, false});
     pending_threads_.insert(id);
   }
   void thread_failed(ThreadId id, Error error) { changes_.emplace_back(ThreadFailed{id, std::move(error)}); }
@@ -173,7 +175,15 @@ class ChangeSet {
   bool empty() const noexcept { return changes_.empty() && update_ == Update::nothing; }
 
  private:
-  friend class WindowRuntime;  // apply() moves the changes out
+  friend class WindowRuntime;  // apply() moves the changes out; checked() marks what it checked
+  /// Marks the change recorded last as checked (an AddTimer or StartThread).
+  void checked() noexcept {
+    std::visit(
+        [](auto& c) {
+          if constexpr (requires { c.checked; }) c.checked = true;
+        },
+        changes_.back());
+  }
   // A removal cancels an add of this set, or else removes the timer that has the id now.
   void note_remove(TimerId id) {
     std::uint8_t& flags = pending_[id];

@@ -206,6 +206,8 @@ class CADENCE_RUNTIME_API WindowRuntime : public Controls {
   Status submit(Change change, ChangeSet* set);
   /// The set a change through `set` goes to: `set`, or the running frame's; nullptr for now.
   ChangeSet* pending(ChangeSet* set) const;
+  /// Marks the change just recorded in `set` as checked: apply() checks each change once.
+  static void mark_checked(ChangeSet& set) noexcept;
   void* thread_data(ThreadId id, const std::type_info& type);
   const detail::ProgressValue* progress_value(ThreadId id) const;
   struct Impl;
