@@ -16,6 +16,15 @@ bool pauses_when_hidden(const TimerSlot& s) {
   return s.id.is_system() || s.timer->when_hidden().kind == WhenHidden::Kind::pause;
 }
 
+/// Queues the removal of a timer that ran for the last time or threw, unless one is queued
+/// already: its callback's own (it removed or restarted itself), or one the set held before the
+/// frame (an event handler's replace_timer()). The removal goes by id: a second one would remove
+/// the successor.
+void end_of_run(TimerSlot& s, ChangeSet& changes) {
+  if (!s.stopped && !changes.removes_timer(s.id)) changes.remove_timer(s.id);
+  s.stopped = true;
+}
+
 }  // namespace
 
 Error no_such_timer(TimerId id) { return Error{Errc::not_found, "no timer with id " + hex(id.value) + " in this window"}; }
@@ -86,7 +95,7 @@ TimerTable::TimerTable(Instant origin, QueueKind kind) : due_(origin, kind) {}
 Status TimerTable::add(TimerId id, Timer timer, Instant created) {
   if (slots_.contains(id)) {
     return Error{Errc::already_exists, "a timer with id " + hex(id.value) +
-                                           " already exists in this window; remove it first or use TimerId::unique()"};
+                                           " already exists in this window; remove it first, use replace_timer() or TimerId::unique()"};
   }
   const Duration delay = timer.delay();
   const std::optional<Duration> timeout = timer.timeout();
@@ -293,11 +302,8 @@ bool TimerTable::invoke(TimerSlot& s, Instant frame_start, Instant due, bool las
   changes.count_ran(1, 0);
   std::optional<Error> threw = guarded_call("timer callback", [&] { result = s.timer->callback()(info); });
   if (threw) {
-    // A run that threw is not counted: the timer is gone. A callback that removed itself (or
-    // restarted: removed, then added again under its id) has its removal queued already;
-    // removing by id again would remove its successor.
-    if (!s.stopped) changes.remove_timer(s.id);
-    s.stopped = true;
+    // A run that threw is not counted: the timer is gone.
+    end_of_run(s, changes);
     changes.timer_failed(s.id, std::move(threw->message));
     return false;
   }
@@ -308,8 +314,7 @@ bool TimerTable::invoke(TimerSlot& s, Instant frame_start, Instant due, bool las
   changes.request(result.update);
   if (s.stopped) return false;  // it removed itself through the context
   if (result.terminate || last) {
-    changes.remove_timer(s.id);
-    s.stopped = true;
+    end_of_run(s, changes);
     return false;
   }
   return true;

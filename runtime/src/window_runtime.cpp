@@ -209,8 +209,26 @@ struct WindowRuntime::Impl {
   }
   static Status act_on(ThreadFailed& failed, ChangeSet*, Instant) { return std::move(failed.error); }
   static Status act_on(FrameError& failed, ChangeSet*, Instant) { return std::move(failed.error); }
-  /// A timer with that id is live in the tables and `set` does not remove it.
-  bool live(TimerId id, const ChangeSet& set) const { return timers.has_running(id) && !set.removes_timer(id); }
+  /// What a change recorded into `set` comes after: inside a frame, a set of the app's own is
+  /// carried out after the running frame's changes (apply() hands it on to them), so it is
+  /// checked against those too. nullptr when `set` is the running frame's, or outside a frame.
+  const ChangeSet* ahead_of(const ChangeSet& set) const { return calls.running != &set ? calls.running : nullptr; }
+  /// A timer with that id is live in the tables, and neither `set` nor the changes ahead of it
+  /// remove it.
+  bool live(TimerId id, const ChangeSet& set) const {
+    const ChangeSet* ahead = ahead_of(set);
+    return timers.has_running(id) && !set.removes_timer(id) && (ahead == nullptr || !ahead->removes_timer(id));
+  }
+  /// `set`, or the changes ahead of it (unless `set` removes it again), add a timer with that id.
+  bool adds(TimerId id, const ChangeSet& set) const {
+    const ChangeSet* ahead = ahead_of(set);
+    return set.adds_timer(id) || (ahead != nullptr && ahead->adds_timer(id) && !set.removes_timer(id));
+  }
+  /// `set`, or the changes ahead of it, start a thread with that id.
+  bool starts(ThreadId id, const ChangeSet& set) const {
+    const ChangeSet* ahead = ahead_of(set);
+    return set.starts_thread(id) || (ahead != nullptr && ahead->starts_thread(id));
+  }
   /// True when `pending` starts a thread `id` that is not running yet (or replaces one whose
   /// finish callback runs): stop requests and messages for it wait there, and reach it right
   /// after it starts.
@@ -223,16 +241,16 @@ struct WindowRuntime::Impl {
 // A change-set's changes count from when it is applied; the running frame's is sure to be, so a
 // removal recorded there stops its timer at once (it does not run later in that frame), while one
 // recorded in a set of the app's own does nothing until that set is applied: a set dropped
-// unapplied leaves no trace. Everything else is checked now, against the tables and the set, so
-// the caller learns of a mistake at the call; carrying out checks an added timer or thread
-// again, since an app may also fill a ChangeSet by hand.
+// unapplied leaves no trace. Everything else is checked now, against the tables and the set (and
+// what runs ahead of it), so the caller learns of a mistake at the call; a timer or thread
+// recorded here is marked checked, and carrying out checks only those an app recorded by hand.
 
 Status WindowRuntime::Impl::act_on(AddTimer& add, ChangeSet* set, Instant at) {
   if (!add.checked) {
     if (Status s = check_new_timer(add.id, add.timer, add.system); !s) return s;
   }
   if (set == nullptr) return timers.add(add.id, std::move(add.timer), at);
-  if (live(add.id, *set) || set->adds_timer(add.id)) {
+  if (live(add.id, *set) || adds(add.id, *set)) {
     return Error{Errc::already_exists, "a timer with id " + detail::hex(add.id.value) +
                                            " already exists in this window (or is being added in this frame); "
                                            "remove it first, use replace_timer() or TimerId::unique()"};
@@ -245,21 +263,21 @@ Status WindowRuntime::Impl::act_on(AddTimer& add, ChangeSet* set, Instant at) {
 Status WindowRuntime::Impl::act_on(RemoveTimer& remove, ChangeSet* set, Instant) {
   if (set == nullptr) return timers.remove(remove.id);
   const bool stopped_now = set == calls.running && timers.stop(remove.id);
-  if (!stopped_now && !live(remove.id, *set) && !set->adds_timer(remove.id)) return detail::no_such_timer(remove.id);
+  if (!stopped_now && !live(remove.id, *set) && !adds(remove.id, *set)) return detail::no_such_timer(remove.id);
   set->remove_timer(remove.id);
   return {};
 }
 
 Status WindowRuntime::Impl::act_on(PauseTimer& pause, ChangeSet* set, Instant at) {
   if (set == nullptr) return timers.pause(pause.id, at);
-  if (!timers.has_running(pause.id) && !set->adds_timer(pause.id)) return detail::no_such_timer(pause.id);
+  if (!timers.has_running(pause.id) && !adds(pause.id, *set)) return detail::no_such_timer(pause.id);
   set->pause_timer(pause.id);
   return {};
 }
 
 Status WindowRuntime::Impl::act_on(ResumeTimer& resume, ChangeSet* set, Instant at) {
   if (set == nullptr) return timers.resume(resume.id, at);
-  if (!timers.has_running(resume.id) && !set->adds_timer(resume.id)) return detail::no_such_timer(resume.id);
+  if (!timers.has_running(resume.id) && !adds(resume.id, *set)) return detail::no_such_timer(resume.id);
   set->resume_timer(resume.id);
   return {};
 }
@@ -274,7 +292,7 @@ Status WindowRuntime::Impl::act_on(StartThread& start, ChangeSet* set, Instant) 
     if (start.stop) (void)threads.stop(start.id);
     return {};
   }
-  if ((threads.contains(start.id) && !threads.finishing(start.id)) || set->starts_thread(start.id)) {
+  if ((threads.contains(start.id) && !threads.finishing(start.id)) || starts(start.id, *set)) {
     return Error{Errc::already_exists, "a thread with id " + detail::hex(start.id.value) +
                                            " already runs in this window (or starts in this frame)"};
   }
@@ -551,7 +569,7 @@ Status Controls::replace_timer(TimerId id, Timer timer) {
   const bool system = id.is_system();
   if (Status s = check_new_timer(id, timer, system); !s) return s;
   const ChangeSet* const pending = runtime_.pending(set_);
-  if (m.timers.has_running(id) || (pending != nullptr && pending->adds_timer(id))) (void)remove_timer(id);
+  if (pending != nullptr ? m.live(id, *pending) || m.adds(id, *pending) : m.timers.has_running(id)) (void)remove_timer(id);
   return runtime_.submit(AddTimer{id, std::move(timer), system, true}, set_);
 }
 
@@ -561,9 +579,12 @@ Result<std::size_t> Controls::each_timer_of(WidgetId owner, Op op) {
   if (!m.usable()) return m.refusal().error();
   // The owner's live timers that are not stopped: a stopped one's removal is on its way already
   // (and its id may name a new timer the frame adds, perhaps for another widget).
+  // A timer the pending set (or the changes ahead of it) removes is on its way out too, and
+  // another widget's timer may replace it under its id.
+  const ChangeSet* const pending = runtime_.pending(set_);
   std::vector<TimerId> ids = m.timers.timers_of(owner);
-  std::erase_if(ids, [&m](TimerId id) { return !m.timers.has_running(id); });
-  if (const ChangeSet* pending = runtime_.pending(set_)) {
+  std::erase_if(ids, [&](TimerId id) { return pending != nullptr ? !m.live(id, *pending) : !m.timers.has_running(id); });
+  if (pending != nullptr) {
     for (TimerId id : pending->timers_added_by(owner)) {
       if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
     }
@@ -590,8 +611,9 @@ Status Controls::stop_thread(ThreadId id) {
   WindowRuntime::Impl& m = *runtime_.impl_;
   if (!m.usable()) return m.refusal();
   const WindowRuntime::Impl::Count busy(m.calls.busy);
-  ChangeSet* const pending = runtime_.pending(set_);
-  if (m.waits_to_start(id, pending) && pending->to_started_thread(id, true, nullptr)) return {};
+  for (ChangeSet* pending : {runtime_.pending(set_), m.calls.running}) {
+    if (m.waits_to_start(id, pending) && pending->to_started_thread(id, true, nullptr)) return {};
+  }
   return m.threads.stop(id);
 }
 
@@ -599,8 +621,9 @@ Status Controls::send_to_thread(ThreadId id, Payload payload) {
   WindowRuntime::Impl& m = *runtime_.impl_;
   if (!m.usable()) return m.refusal();
   const WindowRuntime::Impl::Count busy(m.calls.busy);
-  ChangeSet* const pending = runtime_.pending(set_);
-  if (m.waits_to_start(id, pending) && pending->to_started_thread(id, false, &payload)) return {};
+  for (ChangeSet* pending : {runtime_.pending(set_), m.calls.running}) {
+    if (m.waits_to_start(id, pending) && pending->to_started_thread(id, false, &payload)) return {};
+  }
   return m.threads.send(id, std::move(payload));
 }
 

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -213,6 +214,141 @@ TEST_P(ReplaceTimerTest, WhileTheRuntimeIsDestroyedItIsClosed) {
   }
   ASSERT_FALSE(result->ok());
   EXPECT_EQ(result->error().code, Errc::closed);
+}
+
+}  // namespace
+}  // namespace cadence::testing
+
+// ---- a set of the app's own: what it records comes after the running frame's changes ---------
+
+namespace cadence::testing {
+namespace {
+
+class OwnSetTest : public RuntimeFixture {
+ protected:
+  Timer once(std::string name, Duration delay) { return logged(std::move(name)).with_delay(delay).with_timeout(delay); }
+  /// One frame at `ms` the way window_runtime.hpp's loop runs it: `events` first, into the
+  /// frame's own change-set, then the timers, the threads and apply().
+  void frame_with_events(std::int64_t ms, const std::function<void(CallbackContext&)>& events) {
+    ASSERT_TRUE(clock.set(at_ms(ms)).ok());
+    ChangeSet changes;
+    CallbackContext context = runtime.context(changes);
+    events(context);
+    runtime.run_timers(runtime.now(), changes);
+    runtime.run_threads(changes);
+    last = runtime.apply(std::move(changes));
+  }
+};
+INSTANTIATE_TEST_SUITE_P(Queues, OwnSetTest, ::testing::Values(QueueKind::wheel, QueueKind::heap), queue_name);
+
+TEST_P(OwnSetTest, AnEventHandlersReplacementSurvivesTheOldTimersLastRunInThatFrame) {
+  const TimerId tip = TimerId::unique();
+  add(tip, once("old", 300ms));
+  frame_with_events(300, [&](CallbackContext& events) { ASSERT_TRUE(events.replace_timer(tip, once("new", 300ms)).ok()); });
+  EXPECT_TRUE(last.failures.empty());
+  EXPECT_EQ(times("old"), Times{300}) << "a removal in the frame's set waits for apply(): the old one runs";
+  EXPECT_TRUE(runtime.has_timer(tip)) << "its last run does not remove the replacement";
+  run_until(1000);
+  EXPECT_EQ(times("new"), Times{600});
+}
+
+TEST_P(OwnSetTest, AnEventHandlersReplacementSurvivesTheOldTimerThrowing) {
+  const TimerId tip = TimerId::unique();
+  add(tip, Timer::once(300ms, [](TimerCallbackInfo&) -> TimerCallbackReturn { throw std::runtime_error("old broke"); }));
+  frame_with_events(300, [&](CallbackContext& events) { ASSERT_TRUE(events.replace_timer(tip, once("new", 300ms)).ok()); });
+  ASSERT_EQ(last.failures.size(), 1u);
+  EXPECT_EQ(last.failures[0].error.code, Errc::callback_threw);
+  EXPECT_TRUE(runtime.has_timer(tip));
+  run_until(1000);
+  EXPECT_EQ(times("new"), Times{600});
+}
+
+TEST_P(OwnSetTest, InsideAFrameAnOwnSetIsCheckedAgainstWhatTheFrameAdds) {
+  const TimerId y = TimerId::unique();
+  Status replaced;
+  Status added;
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+        ASSERT_TRUE(info.context.add_timer(y, once("frame's", 10ms)).ok());
+        ChangeSet mine;
+        CallbackContext own = runtime.context(mine);
+        added = own.add_timer(y, once("mine, added", 10ms));
+        replaced = own.replace_timer(y, once("mine, replaced", 20ms));
+        EXPECT_EQ(runtime.apply(std::move(mine)).deferred, 2u);
+      }));
+  frame(10);
+  ASSERT_FALSE(added.ok()) << "the frame adds y first";
+  EXPECT_EQ(added.error().code, Errc::already_exists) << added.error().message;
+  EXPECT_TRUE(replaced.ok()) << replaced.error().message;
+  EXPECT_TRUE(last.failures.empty()) << last.failures[0].error.message;
+  run_until(100);
+  EXPECT_TRUE(times("frame's").empty()) << "replaced before it ran";
+  EXPECT_EQ(times("mine, replaced"), Times{30});
+}
+
+TEST_P(OwnSetTest, RemovingAWidgetsTimersLeavesAnotherWidgetsReplacement) {
+  const TimerId x = TimerId::unique();
+  const WidgetId w1{1};
+  const WidgetId w2{2};
+  add(x, once("w1's", 50ms).with_owner(w1));
+  ChangeSet mine;
+  CallbackContext own = runtime.context(mine);
+  ASSERT_TRUE(own.replace_timer(x, once("w2's", 50ms).with_owner(w2)).ok());
+  const Result<std::size_t> removed = own.remove_timers_of(w1);
+  ASSERT_TRUE(removed.ok());
+  EXPECT_EQ(removed.value(), 0u) << "w1's timer is on its way out already";
+  EXPECT_EQ(own.pause_timers_of(w1).value(), 0u);
+  EXPECT_TRUE(runtime.apply(std::move(mine)).failures.empty());
+  run_until(100);
+  EXPECT_EQ(times("w2's"), Times{50});
+  EXPECT_TRUE(times("w1's").empty());
+}
+
+TEST_P(OwnSetTest, AnOwnSetReachesAThreadTheFrameStarts) {
+  const ThreadId t = ThreadId::unique();
+  Status stopped;
+  Status sent;
+  bool had = false;
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+        ASSERT_TRUE(info.context.start_thread(t, Thread::create(0, 0, [](int, ThreadSender<int>&, ThreadReceiver&) {})).ok());
+        ChangeSet mine;
+        CallbackContext own = runtime.context(mine);
+        had = own.has_thread(t);
+        sent = own.send_to_thread(t, Payload::of(1));
+        stopped = own.stop_thread(t);
+        const Status again = own.start_thread(t, Thread::create(0, 0, [](int, ThreadSender<int>&, ThreadReceiver&) {}));
+        ASSERT_FALSE(again.ok());
+        EXPECT_EQ(again.error().code, Errc::already_exists) << "the frame starts it";
+      }));
+  frame(10);
+  EXPECT_TRUE(had);
+  EXPECT_TRUE(sent.ok()) << sent.error().message;
+  EXPECT_TRUE(stopped.ok()) << stopped.error().message;
+}
+
+TEST_P(OwnSetTest, ApplyingTheRunningSetFromItsOwnCallbackCountsEachRunOnce) {
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+        (void)runtime.apply(std::move(info.context.changes()));
+      }));
+  add(TimerId::unique(), once("other", 10ms));
+  frame(10);
+  EXPECT_EQ(last.timers_run, 2u);
+}
+
+TEST(ChangeSetMove, AMovedFromSetIsEmpty) {
+  ChangeSet a;
+  a.add_timer(TimerId::unique(), Timer::once(1ms, [](TimerCallbackInfo&) {}));
+  a.request(Update::redraw_window);
+  a.count_ran(3, 4);
+  ChangeSet b(std::move(a));
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): the promise under test
+  EXPECT_EQ(b.changes().size(), 1u);
+  EXPECT_EQ(b.update(), Update::redraw_window);
+  ChangeSet c;
+  c.remove_timer(TimerId::unique());
+  c = std::move(b);
+  EXPECT_TRUE(b.empty());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(c.changes().size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<AddTimer>(c.changes()[0]));
 }
 
 }  // namespace

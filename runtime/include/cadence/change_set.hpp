@@ -19,10 +19,6 @@
 //     runtime.run_threads(changes);                    // workers' messages
 //     ApplyReport report = runtime.apply(std::move(changes));
 //     if (report.update != Update::nothing) render();
-//
-// Thread: a ChangeSet is a plain value owned by the UI thread.
-// Re-entry: a ChangeSet calls nothing; destroying one unapplied destroys the timers and threads it
-// holds, whose captures' destructors may call the runtime.
 #pragma once
 
 #include <algorithm>
@@ -90,8 +86,24 @@ struct FrameError {
 using Change = std::variant<AddTimer, RemoveTimer, PauseTimer, ResumeTimer, TimerFailed, StartThread, ThreadFailed,
                             FrameError>;
 
+/// A frame's changes, in the order they were recorded. Destroyed unapplied, it destroys the
+/// timers and threads it holds, whose captures' destructors may call the runtime.
+/// For every member: Thread: the UI thread, which owns it (a plain value; not checked).
+/// Where: anywhere; it calls no code but the destructors of what it holds.
+/// Errors: none.
+/// Cost: O(1) (amortized for the records).
 class ChangeSet {
  public:
+  ChangeSet() = default;
+  /// Moves the changes, the redraw request and the counts; the set moved from is left empty
+  /// (applying it, or appending it, adds nothing). Cost: O(1).
+  ChangeSet(ChangeSet&& other) noexcept { take(other); }
+  /// As the move constructor; the changes this set held are destroyed. Cost: O(changes held).
+  ChangeSet& operator=(ChangeSet&& other) noexcept {
+    if (this != &other) take(other);
+    return *this;
+  }
+
   /// Records the change; nothing is checked until apply() (a CallbackContext checks first).
   void add_timer(TimerId id, Timer timer, bool system = false) {
     changes_.emplace_back(AddTimer{id, std::move(timer), system, false});
@@ -113,7 +125,8 @@ class ChangeSet {
   /// True when this set starts a thread with that id.
   bool starts_thread(ThreadId id) const { return pending_threads_.contains(id); }
   /// For a thread this set starts: records a stop request (`stop`) or a message for it, carried
-  /// out right after its start. False when this set starts no thread with that id. O(changes).
+  /// out right after its start. False when this set starts no thread with that id.
+  /// Cost: O(changes).
   bool to_started_thread(ThreadId id, bool stop, Payload* message) {
     if (!starts_thread(id)) return false;
     for (Change& c : changes_) {
@@ -127,7 +140,8 @@ class ChangeSet {
   }
   /// True when this set adds a timer with that id (and does not remove it again).
   bool adds_timer(TimerId id) const { return has(id, kAdds); }
-  /// The timers this set adds (and does not remove again) whose owner is `owner`. O(changes).
+  /// The timers this set adds (and does not remove again) whose owner is `owner`.
+  /// Cost: O(changes).
   std::vector<TimerId> timers_added_by(WidgetId owner) const {
     std::vector<TimerId> ids;
     for (const Change& c : changes_) {
@@ -142,20 +156,21 @@ class ChangeSet {
   void request(Update update) noexcept { update_ = merge(update_, update); }
   /// Counts what the frame ran into this set (the runtime's tables do; apply() reports it):
   /// timer callbacks, and worker messages delivered (write-backs, updates, progress values,
-  /// finish callbacks). O(1).
+  /// finish callbacks).
   void count_ran(std::size_t timers, std::size_t thread_messages) noexcept {
     timers_run_ += timers;
     thread_messages_ += thread_messages;
   }
   /// The frame reached the instant a redraw was asked for at (the runtime does this, once or
   /// twice a frame: before the callbacks and after them): a redraw, noted apart from timers and
-  /// messages, once per set. O(1).
+  /// messages, once per set.
   void redraw_came() noexcept {
     request(Update::redraw_window);
     redraws_came_ = 1;
   }
   /// Moves every change of `later` to the end of this set, in order, and merges its redraw
-  /// request. `later` is left empty. Cost: O(changes moved).
+  /// request. `later` is left empty.
+  /// Cost: O(changes moved).
   void append(ChangeSet&& later) {
     for (Change& c : later.changes_) {
       if (const auto* add = std::get_if<AddTimer>(&c)) pending_[add->id] |= kAdds;
@@ -183,6 +198,19 @@ class ChangeSet {
           if constexpr (requires { c.checked; }) c.checked = true;
         },
         changes_.back());
+  }
+  /// Takes everything `other` holds, leaving it empty; what this set held is destroyed.
+  void take(ChangeSet& other) noexcept {
+    changes_.swap(other.changes_);
+    pending_.swap(other.pending_);
+    pending_threads_.swap(other.pending_threads_);
+    update_ = std::exchange(other.update_, Update::nothing);
+    timers_run_ = std::exchange(other.timers_run_, 0);
+    thread_messages_ = std::exchange(other.thread_messages_, 0);
+    redraws_came_ = std::exchange(other.redraws_came_, 0);
+    other.changes_.clear();
+    other.pending_.clear();
+    other.pending_threads_.clear();
   }
   // A removal cancels an add of this set, or else removes the timer that has the id now.
   void note_remove(TimerId id) {

@@ -7,8 +7,11 @@
 //   frame's changes are applied, so a timer added there never runs in the frame that added it.
 //   A removal also stops its timer at once (it does not run later in that frame).
 // - through a context of the app's own (WindowRuntime::context() with a set the app applies
-//   later): into that set, checked now and carried out, removals included, when it is applied;
-//   a set dropped unapplied leaves no trace.
+//   later): into that set, carried out, removals included, when it is applied; a set dropped
+//   unapplied leaves no trace. It is checked now against the tables and the set, and inside a
+//   frame also against the frame's changes, which it comes after (apply() hands it on to them).
+//   A timer whose removal such a set holds may still run before it is applied; when that is its
+//   last run, its end does not remove a timer the set adds again under its id.
 // Outside a frame the runtime carries a change out at once.
 //
 // Timer ids: app timers use ids >= 0x0100 (TimerId::unique()), system timers 0x0001-0x00FF.
