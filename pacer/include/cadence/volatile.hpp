@@ -23,11 +23,11 @@ namespace cadence {
 ///
 /// What it marks: what the current ImGui window draws from the scope's start to its end (in any
 /// table cell or column), and all of every ImGui window begun inside the scope (a child window,
-/// a popup, a tooltip). Scopes may nest. It adds nothing to the draw data: a scope in an app
-/// without a FramePacer for its ImGui context, outside an ImGui frame, or ended in another
-/// frame than it began in, marks nothing and changes nothing. Thread: the ImGui context's.
-/// Cost: a lookup among the live pacers at each end (a lock), and a pass over ImGui's windows
-/// when the scope began one.
+/// a popup, a tooltip). Scopes may nest. It adds nothing to the draw data.
+/// Thread: the ImGui context's; not checked.
+/// Where: an ImGui frame of a paced context; elsewhere, or ended in another frame, it marks nothing.
+/// Errors: none.
+/// Cost: a lock and a lookup among the live pacers at each end; a pass over ImGui's windows if it began one.
 class CADENCE_PACER_API Volatile {
  public:
   Volatile();

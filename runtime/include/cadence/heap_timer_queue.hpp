@@ -1,16 +1,14 @@
 // cadence/heap_timer_queue.hpp: the TimerQueue contract on a binary min-heap.
 //
 // The alternative to TimerWheel: O(log n) schedule and cancel, exact ordering, no fixed
-// footprint. It wraps TimeoutHeap; a cancelled timer's entry stays in the heap (lazily deleted)
-// until it reaches the root, so memory follows scheduled timers until they drain. Every rule of
-// TimerQueue (clamping, tie order, stale ids, a clock that goes backwards) holds exactly as for
-// the wheel; the tests run both against one reference model.
+// footprint. A cancelled timer's entry stays in the heap until it reaches the root, so memory
+// follows scheduled timers until they drain. Every rule of TimerQueue (clamping, tie order, stale
+// ids, a clock that goes backwards) holds exactly as for the wheel; the tests run both against
+// one reference model.
 //
 //     #include <cadence/heap_timer_queue.hpp>
 //     cadence::HeapTimerQueue queue;
 //     cadence::QueueId id = queue.schedule(cadence::Ticks{250}, 7);
-//
-// Thread: one thread at a time. Re-entry: none (it calls no code of the caller's).
 #pragma once
 
 #include "cadence/detail/heap_core.hpp"
@@ -18,14 +16,16 @@
 
 namespace cadence {
 
+/// For every member: Thread: one thread at a time, like a standard container.
+/// Where: anywhere; it calls no code of the caller's, so nothing re-enters it.
+/// Errors: none; cancel() is false for an id it cannot cancel.
+/// Cost: schedule(), cancel(): O(log n); now(), active_count(), heap(): O(1).
 class HeapTimerQueue : private detail::HeapCore {
  public:
   /// An empty queue whose time starts at `start` (clamped to [0, kLastTick]).
   explicit HeapTimerQueue(Ticks start = Ticks{0}) : HeapCore(start) {}
 
-  /// schedule(), cancel(): O(log n); a cancelled entry is dropped when it reaches the root.
-  /// advance(): O((fired + cancelled roots) * log n). next_fire(): O(1) after dropping
-  /// cancelled roots. now(), active_count(): O(1).
+  /// Cost: advance() O((fired + cancelled roots) * log n); next_fire() O(1) + O(log n) per cancelled root.
   using HeapCore::active_count;
   using HeapCore::advance;
   using HeapCore::cancel;

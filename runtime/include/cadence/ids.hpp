@@ -1,20 +1,15 @@
 // cadence/ids.hpp: timer and thread ids.
 //
-// - Timer id 0 is no id; 0x0001-0x00FF are reserved for the system timers a window runs itself (cursor
-//   blink, scroll momentum, drag autoscroll, tooltip delay). User timer ids start at 0x0100.
-// - Thread ids 0-4 are reserved; user thread ids start at 5.
-// - `unique()` draws from a process-wide atomic counter: ids are unique across threads and
-//   windows and never reused (a 64-bit counter does not wrap in the life of a process).
 // - Id 0 names nothing: a default-constructed id is "no id".
+// - Timer ids 0x0001-0x00FF are reserved for the system timers a window runs itself (cursor
+//   blink, scroll momentum, drag autoscroll, tooltip delay). User timer ids start at 0x0100.
+// - Thread ids 1-4 are reserved; user thread ids start at 5.
 //
 //     #include <cadence/ids.hpp>
 //     #include <cassert>
 //     cadence::TimerId blink = cadence::kCursorBlinkTimer;  // a reserved system id
 //     cadence::TimerId mine = cadence::TimerId::unique();   // 0x0100, 0x0101, ...
 //     assert(blink.is_system() && !mine.is_system());
-//
-// Thread: ids are values; unique() may be called from any thread, callbacks and destructors
-// included. Cost: one atomic add.
 #pragma once
 
 #include <compare>
@@ -30,11 +25,16 @@ inline constexpr std::uint64_t kFirstUserTimerId = 0x0100;
 /// First thread id handed to app code; 0-4 are reserved.
 inline constexpr std::uint64_t kFirstUserThreadId = 5;
 
-/// Names a timer within a window runtime.
+/// Names a timer within a window runtime. A plain value.
+/// For every member: Thread: any.
+/// Where: anywhere, callbacks and destructors included.
+/// Errors: none.
+/// Cost: O(1); unique() is one atomic add.
 struct CADENCE_RUNTIME_API TimerId {
   std::uint64_t value = 0;
 
-  /// A fresh user timer id (>= 0x0100), never returned before in this process.
+  /// A fresh user timer id (>= 0x0100), never returned before in this process: drawn from one
+  /// process-wide counter, unique across threads and windows (64 bits do not wrap in a process).
   static TimerId unique() noexcept;
   /// True for the reserved range 0x0001-0x00FF.
   constexpr bool is_system() const noexcept { return value != 0 && value < kFirstUserTimerId; }
@@ -42,11 +42,11 @@ struct CADENCE_RUNTIME_API TimerId {
   friend constexpr auto operator<=>(TimerId, TimerId) = default;
 };
 
-/// Names a background thread within a window runtime.
+/// Names a background thread within a window runtime. For every member: as TimerId.
 struct CADENCE_RUNTIME_API ThreadId {
   std::uint64_t value = 0;
 
-  /// A fresh user thread id (>= 5), never returned before in this process.
+  /// A fresh user thread id (>= 5), never returned before in this process (as TimerId::unique).
   static ThreadId unique() noexcept;
   /// True for the reserved range 1-4.
   constexpr bool is_system() const noexcept { return value != 0 && value < kFirstUserThreadId; }

@@ -13,11 +13,6 @@
 //     (void)clock.run_until_idle(                  // jump to each deadline and fire it
 //         [&] { return runtime.next_due(); },
 //         [&](Instant now) { runtime.poll(now); });
-//
-// Thread: now() may be read from any thread; advance(), set() and the run_* helpers belong to
-// the thread that drives the runtime (normally the UI thread or the test body).
-// Re-entry: the run_* helpers call their two functions only; those may advance or set the clock
-// (the helpers never move it backwards).
 #pragma once
 
 #include <atomic>
@@ -37,17 +32,22 @@ struct RunReport {
   bool idle = false;      ///< true when next_due() said nothing is left
 };
 
+/// For every member: Thread: the one driving the runtime (the UI thread, a test body); not checked elsewhere.
+/// Where: anywhere, inside the run_* helpers' own functions included.
+/// Errors: none.
+/// Cost: O(1).
 class CADENCE_RUNTIME_API ManualClock {
  public:
-  /// A clock that reads `start` (default: the origin of the tick timeline).
-  /// Errors: a `start` of the system kind is re-stamped as tick kind; a manual clock is never
-  /// mistaken for the system clock.
+  /// A clock that reads `start` (default: the origin of the tick timeline). A `start` of the
+  /// system kind is re-stamped as tick kind: a manual clock is never mistaken for the system clock.
   explicit ManualClock(Instant start = Instant{}) noexcept;
 
   ManualClock(const ManualClock&) = delete;
   ManualClock& operator=(const ManualClock&) = delete;
 
-  /// The current time. Thread: any. Cost: one atomic load.
+  /// The current time.
+  /// Thread: any.
+  /// Cost: one atomic load.
   Instant now() const noexcept;
 
   /// A TimeSource that reads this clock. The clock must outlive every read of the source: a
@@ -55,19 +55,20 @@ class CADENCE_RUNTIME_API ManualClock {
   TimeSource source() const;
 
   /// Moves time forward by `d` (saturating at the end of the timeline).
-  /// Errors: a negative `d` returns invalid_argument and leaves the clock unchanged; use set()
-  /// to simulate a clock that goes backwards.
+  /// Errors: invalid_argument (a negative `d`: no change; set() simulates a clock going back).
   Status advance(Duration d);
 
   /// Puts the clock at `t`, forwards or backwards: the tool for testing misbehaving clocks.
-  /// Errors: a `t` of the system kind returns clock_mismatch and leaves the clock unchanged.
+  /// Errors: clock_mismatch (a `t` of the system kind: no change).
   Status set(Instant t);
 
   /// Repeatedly asks `next_due()` (returning std::optional<Instant>) when something is due next,
   /// moves the clock there (never backwards) and calls `poll(now)`. Stops when next_due()
   /// returns nullopt (idle = true) or after `max_steps` polls (idle = false; an interval timer
-  /// never becomes idle). Cost: O(steps) plus what the callbacks cost.
+  /// never becomes idle).
+  /// Where: anywhere; `next_due` and `poll`, all it calls, may advance or set the clock (never back).
   /// Errors: throws ClockMismatch if next_due() returns an instant of the system clock.
+  /// Cost: O(steps) plus what the two functions cost.
   template <class NextDue, class Poll>
   RunReport run_until_idle(NextDue&& next_due, Poll&& poll, std::size_t max_steps = 1'000'000) {
     RunReport report;
@@ -86,6 +87,9 @@ class CADENCE_RUNTIME_API ManualClock {
 
   /// Like run_until_idle(), but stops before anything due after `limit`, then moves the clock to
   /// `limit` (if it is not already later). idle is true when nothing at all was left.
+  /// Where: as run_until_idle().
+  /// Errors: throws ClockMismatch for a `limit`, or a next_due() instant, of the system clock.
+  /// Cost: as run_until_idle().
   template <class NextDue, class Poll>
   RunReport run_until(Instant limit, NextDue&& next_due, Poll&& poll,
                       std::size_t max_steps = 1'000'000) {

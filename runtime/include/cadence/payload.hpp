@@ -13,9 +13,10 @@
 //     if (Query* q = p.get<Query>()) run(*q);
 //     Result<Query> taken = std::move(p).take<Query>();
 //
-// Thread: a Payload is a plain value; it belongs to whichever thread holds it, and the thread
-// that holds it last destroys what it holds. Re-entry: none (it calls no code but the held
-// value's destructor).
+// For every member: Thread: any; a Payload belongs to its holder, and its last holder destroys its value.
+// Where: anywhere; it runs no code but the held value's own (construction, moves, destruction).
+// Errors: none.
+// Cost: O(1).
 #pragma once
 
 #include <memory>
@@ -32,7 +33,8 @@ class Payload {
  public:
   /// An empty payload.
   Payload() = default;
-  /// A payload holding `value` (moved in). Cost: one allocation.
+  /// A payload holding `value` (moved in).
+  /// Cost: one allocation.
   template <class T, class D = std::decay_t<T>>
     requires(!std::is_same_v<D, Payload>)
   static Payload of(T&& value) {
@@ -45,7 +47,7 @@ class Payload {
   /// The name of the held type (std::type_info::name), or "empty".
   const char* type_name() const noexcept { return box_ ? box_->type().name() : "empty"; }
 
-  /// The held value if it is a T, else nullptr. O(1).
+  /// The held value if it is a T, else nullptr.
   template <class T>
   T* get() noexcept {
     if (!box_ || box_->type() != typeid(T)) return nullptr;
@@ -57,7 +59,7 @@ class Payload {
     return &static_cast<const Holder<T>*>(box_.get())->value;
   }
   /// Moves the value out, leaving the payload empty.
-  /// Errors: mismatch (the payload holds another type, or nothing); the payload is unchanged.
+  /// Errors: mismatch (it holds another type, or nothing), the payload unchanged.
   template <class T>
   Result<T> take() && {
     T* v = get<T>();

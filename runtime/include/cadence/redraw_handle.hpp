@@ -21,11 +21,8 @@
 // at or after that wakes nothing (the loop sees it when it wakes). Counted from the call, on
 // the runtime's time source, not from the next frame; if the source stepped back behind an
 // instant the runtime has used, from that instant, as timers count. While the window is hidden
-// a request still wakes the runtime's frame; the frame it owes is drawn when it is shown.
-//
-// Thread: any; a handle may be copied anywhere and outlive its runtime and its clock (its calls
-// then fail with `closed` and read no clock). Re-entry: anywhere, the runtime's waker included
-// (a request from inside the waker wakes nothing more); it runs no app code but the waker.
+// a request still wakes the runtime's frame; the frame it owes is drawn when it is shown. A
+// request runs no app code but the runtime's waker.
 #pragma once
 
 #include <memory>
@@ -40,14 +37,16 @@ namespace detail {
 struct RuntimeLink;
 }
 
+/// For every member: Thread: any; a handle may be copied anywhere and outlive its runtime and its clock.
+/// Where: anywhere, the runtime's waker included (a request from there wakes nothing more).
+/// Errors: closed (no runtime, or it is gone: no clock is read); clock_mismatch (at(): another clock).
+/// Cost: O(1); allocates only an error's message.
 class CADENCE_RUNTIME_API RedrawHandle {
  public:
   /// A handle to no runtime: its calls fail with `closed`.
   RedrawHandle() = default;
   /// Asks the runtime's window to draw at the first frame at or after `when` (the end of the
-  /// timeline counts as one nanosecond before it), waking its loop if it sleeps longer than
-  /// that. O(1); allocates only the message of an error.
-  /// Errors: clock_mismatch for an instant of another clock; closed once the runtime is gone.
+  /// timeline counts as one nanosecond before it), waking its loop if it sleeps longer than that.
   Status at(Instant when) const;
   /// The same for `delay` from now on the runtime's time source (<= 0: at once; see above for a
   /// source that stepped back).

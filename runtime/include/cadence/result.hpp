@@ -2,8 +2,7 @@
 //
 // A call that can fail for a reason the caller may expect (a bad argument, a stale handle, an
 // empty queue) returns `Result<T>`: either a value or an `Error` whose message names the value
-// and the rule it broke. Nothing here throws unless the caller reads the wrong alternative,
-// which is a contract violation reported as `BadResultAccess`.
+// and the rule it broke.
 //
 //     #include <cadence/result.hpp>
 //     #include <string>
@@ -15,7 +14,10 @@
 //     if (!r) { log(r.error().message); return; }
 //     use(*r);
 //
-// Thread: a Result is a plain value; share it like any other, from anywhere.
+// For everything in this header: Thread: any; a value belongs to whoever holds it, like any other.
+// Where: anywhere.
+// Errors: none; reading the wrong alternative is a contract violation: it throws BadResultAccess.
+// Cost: O(1); a Result allocates nothing beyond its T or Error.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +52,7 @@ enum class Errc : std::uint8_t {
   wrong_thread,       ///< a call from a thread that may not make it (a UI-thread-only object)
 };
 
-/// Returns a short, stable name for `code` ("invalid_argument", ...). O(1).
+/// A short, stable name for `code` ("invalid_argument", ...).
 CADENCE_RUNTIME_API const char* to_string(Errc code) noexcept;
 
 /// A failure: its kind and a message that says what was wrong and what the rule is.
@@ -65,7 +67,7 @@ class BadResultAccess : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
-/// Either a `T` or an `Error`. Cost: the size of the larger alternative; no allocation for T.
+/// Either a `T` or an `Error`. Its size is the larger alternative's; no allocation for T.
 template <class T>
 class [[nodiscard]] Result {
  public:
@@ -75,7 +77,7 @@ class [[nodiscard]] Result {
   bool ok() const noexcept { return state_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
 
-  /// The value. Errors: throws BadResultAccess (with the error's message) when !ok().
+  /// The value (also through * and ->); for an error, BadResultAccess with the error's message.
   T& value() & { check_value(); return std::get<0>(state_); }
   const T& value() const& { check_value(); return std::get<0>(state_); }
   T&& value() && { check_value(); return std::get<0>(std::move(state_)); }
@@ -85,7 +87,7 @@ class [[nodiscard]] Result {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  /// The error. Errors: throws BadResultAccess when ok().
+  /// The error; for a value, BadResultAccess.
   const Error& error() const {
     if (ok()) throw BadResultAccess("Result::error() called on a value; check ok() first");
     return std::get<1>(state_);

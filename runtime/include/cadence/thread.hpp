@@ -1,20 +1,17 @@
 // cadence/thread.hpp: background work that reports back to the UI thread.
 //
-// A Thread is a worker function run on its own thread, plus data for each side:
-// - init data, moved into the worker when it starts;
-// - writeback data, which stays on the UI thread (in the runtime) and is only ever touched by
-//   write-back functions, which the runtime runs on the UI thread.
-// Two channels connect them:
+// A Thread is a worker function run on its own thread, with init data, moved into the worker
+// when it starts, and writeback data, which stays with the runtime on the UI thread and is only
+// ever touched by write-back functions, run there. Two channels connect them:
 // - UI -> worker (ThreadReceiver): Tick (once per frame, best effort: a worker that does not read
 //   sees one Tick, however many frames passed), Terminate, Custom(payload).
 // - worker -> UI (ThreadSender): WriteBack(payload, fn), where fn(writeback_data, payload,
 //   context) runs on the UI thread and returns an update request, and Update(request); beside
 //   them a latest-value lane, progress(value), which keeps only the newest report.
-// The worker is told to stop by Terminate and by its std::stop_token; stopping is cooperative.
-// The thread counts as finished once the worker function has returned; everything it sent before
-// is delivered first, then its one ThreadOutcome (finished, stopped, failed, abandoned) reaches
-// its finish callback, and it is removed. A worker that throws is also reported to the window's
-// failures with its message. Workers run at background priority unless asked (ThreadPriority).
+// Stopping is cooperative: Terminate and the worker's std::stop_token ask. The thread is finished
+// once the worker function has returned; everything it sent is delivered first, then its one
+// ThreadOutcome reaches its finish callback, and it is removed. A worker that throws is also
+// reported to the window's failures with its message.
 //
 //     #include <cadence/window_runtime.hpp>
 //     #include <string>
@@ -38,13 +35,11 @@
 //     (void)runtime.start_thread(id, std::move(job));
 //     const double* done = runtime.thread_progress<double>(id);  // nullptr until its first report
 //
-// Thread: Thread::create() anywhere. ThreadSender belongs to the worker thread, ThreadReceiver
-// too: from any other thread their sends return false and their receives nothing (they cannot be
-// copied or moved). Write-back functions run on the UI thread; their payloads are destroyed there
-// (or on the worker's thread if the window closed first).
-// Re-entry: a write-back may call its runtime as a timer callback may (window_runtime.hpp: inside
-// a frame); the writeback data is destroyed on the UI thread once the thread is removed, and its
-// destructor may call the runtime too. The worker function itself must not touch the runtime.
+// Write-backs and finish callbacks run on the UI thread and may call their runtime as a timer
+// callback may (window_runtime.hpp: inside a frame); a write-back's payload is destroyed there
+// (or on the worker's thread if the window closed first). The writeback data is destroyed on the
+// UI thread once the thread is removed, and its destructor may call the runtime too. The worker
+// function itself must not touch the runtime.
 #pragma once
 
 #include <concepts>
@@ -71,9 +66,8 @@ namespace cadence {
 
 class CallbackContext;
 
-/// How a started thread ended. Every thread that started gets exactly one, on the UI thread, as
-/// its finish callback's argument (Thread::create's `on_finish`, Thread::job's `done`), after
-/// everything its worker sent was delivered; nothing it sent comes after it.
+/// How a started thread ended. Each gets exactly one, on the UI thread, after everything its
+/// worker sent: its finish callback's argument (Thread::create's `on_finish`, Thread::job's `done`).
 struct ThreadOutcome {
   enum class Kind : std::uint8_t {
     finished,   ///< the worker function returned, unasked
@@ -116,7 +110,11 @@ struct ThreadMessage {
   bool is_custom() const noexcept { return kind == Kind::custom; }
 };
 
-/// The worker's end of the UI -> worker channel.
+/// The worker's end of the UI -> worker channel. It cannot be copied or moved.
+/// For every member: Thread: the worker's; elsewhere a receive takes nothing and returns nullopt at once.
+/// Where: anywhere on the worker's thread.
+/// Errors: none.
+/// Cost: O(1).
 class CADENCE_RUNTIME_API ThreadReceiver {
  public:
   explicit ThreadReceiver(detail::ThreadCore& core) noexcept : core_(core), frames_seen_(core.first_frame) {}
@@ -125,8 +123,8 @@ class CADENCE_RUNTIME_API ThreadReceiver {
 
   /// The next message without waiting, or nullopt. Custom messages come in the order they were
   /// sent; then Terminate, once, after the thread was asked to stop; then one Tick if frames
-  /// started since the last Tick. Cost: a lock and two atomic loads. Thread: the worker's
-  /// (from another thread: nullopt, nothing taken).
+  /// started since the last Tick.
+  /// Cost: a lock and two atomic loads.
   std::optional<ThreadMessage> try_receive();
   /// Waits up to `timeout` for a message (a stop request ends the wait: it is a message).
   /// With `ticks` false, a Tick does not end the wait: a worker that waits for jobs costs the
@@ -135,6 +133,7 @@ class CADENCE_RUNTIME_API ThreadReceiver {
   ///   message comes, however long; a timeout <= 0 (down to `Duration::min()`) does not wait.
   /// - Terminate ends one wait only: once the worker has received it, later calls wait for
   ///   Custom messages (and Ticks) for their whole timeout, so a worker may drain its last jobs.
+  /// Cost: the wait, and a lock.
   std::optional<ThreadMessage> receive_for(Duration timeout, bool ticks = true);
   /// Thread: any (an atomic load).
   bool stop_requested() const noexcept { return core_.stop.stop_requested(); }
@@ -151,10 +150,11 @@ class CADENCE_RUNTIME_API ThreadReceiver {
 
 /// The worker's end of the worker -> UI channel. `State` is the thread's writeback data type.
 /// Sending never blocks and never drops a message while the runtime lives: the channel is an
-/// unbounded lock-free queue with one producer. Each call returns false once the runtime is gone
-/// (the window closed); the worker should then finish.
-/// Thread: the worker's own. A send from any other thread (a helper the worker started) sends
-/// nothing and returns false: the queue has room for one producer only.
+/// unbounded lock-free queue with one producer. It cannot be copied or moved.
+/// For every member: Thread: the worker's own; from another (a helper it started) nothing is sent: false.
+/// Where: anywhere on the worker's thread.
+/// Errors: none; a send returns false once the runtime is gone (the window closed): finish then.
+/// Cost: ~10 ns.
 template <class State>
 class ThreadSender {
  public:
@@ -162,7 +162,7 @@ class ThreadSender {
   ThreadSender(const ThreadSender&) = delete;
   ThreadSender& operator=(const ThreadSender&) = delete;
 
-  /// Asks the window to redraw (or, with Update::nothing, just to wake). Cost: ~10 ns.
+  /// Asks the window to redraw (or, with Update::nothing, just to wake).
   bool update(Update request = Update::redraw_window) {
     if (!connected() || !on_worker()) return false;
     detail::WorkerMessage m;
@@ -174,7 +174,8 @@ class ThreadSender {
 
   /// Sends `payload` (moved) and `fn`. On the UI thread the runtime calls
   /// fn(State& writeback_data, P& payload, CallbackContext& context), which returns an Update
-  /// (or nothing). Cost: ~10 ns, plus one allocation if fn and payload exceed 48 bytes.
+  /// (or nothing).
+  /// Cost: ~10 ns, plus one allocation if fn and payload exceed 48 bytes.
   template <class P, class F>
     requires std::invocable<F&, State&, P&, CallbackContext&>
   bool write_back(P payload, F fn) {
@@ -183,6 +184,7 @@ class ThreadSender {
     });
   }
   /// Sends `fn` alone: fn(State& writeback_data, CallbackContext& context) on the UI thread.
+  /// Cost: as above.
   template <class F>
     requires std::invocable<F&, State&, CallbackContext&>
   bool write_back(F fn) {
@@ -197,16 +199,13 @@ class ThreadSender {
   }
 
   /// Reports progress on the thread's latest-value lane: `value` overwrites the lane's slot, and
-  /// the UI thread takes the newest value at most once per frame (read it with
-  /// WindowRuntime::thread_progress<V>(id); each new value asks for a redraw). However often the
-  /// worker reports, the UI is woken at most once per frame and the lane holds two values at
-  /// most (the UI's and the newest): nothing queues. The last value reported before the worker
-  /// returns is taken before its finish callback runs (reported after that frame's take, it is
-  /// taken by the next frame, which comes at once and runs the finish callback). Cost: an
-  /// uncontended lock and an assignment; a report of another type than the one before it
-  /// allocates the lane's two values, one of the same type allocates nothing. If the value's
-  /// copy throws, the exception reaches the caller and the lane stays usable. Returns false as
-  /// the sends do.
+  /// the UI thread takes the newest value at most once per frame (WindowRuntime::thread_progress
+  /// reads it; each new value asks for a redraw). However often the worker reports, the UI is
+  /// woken at most once per frame and the lane holds two values at most (the UI's and the
+  /// newest): nothing queues. The last value reported before the worker returns is taken before its
+  /// finish callback runs (after that frame's take, by the next frame, which comes at once).
+  /// Errors: false as a send; what the value's copy throws reaches the caller, the lane still usable.
+  /// Cost: an uncontended lock and an assignment; a report of another type than the last allocates both.
   template <class V>
   bool progress(V&& value) {
     using D = std::decay_t<V>;
@@ -218,7 +217,8 @@ class ThreadSender {
     return true;
   }
 
-  /// False once the runtime that started this thread is gone. Thread: any.
+  /// False once the runtime that started this thread is gone.
+  /// Thread: any.
   bool connected() const noexcept { return detail::alive(*core_.link); }
 
  private:
@@ -249,6 +249,10 @@ class ThreadSender {
   std::thread::id owner_ = std::this_thread::get_id();  // the worker's thread
 };
 
+/// For every member: Thread: any; a Thread is a plain value until it is started (start_thread).
+/// Where: anywhere.
+/// Errors: none; a worker, on_finish or done of the wrong signature is a compile error saying so.
+/// Cost: O(1); create() and job() allocate the writeback data and the functions.
 class Thread {
  public:
   /// A thread that, once started, runs worker(std::move(init), sender, receiver, stop_token) on a
@@ -352,7 +356,7 @@ class Thread {
   Thread(Thread&&) noexcept = default;
   Thread& operator=(Thread&&) noexcept = default;
 
-  /// Sets how the worker is scheduled (default: ThreadPriority::background). O(1).
+  /// Sets how the worker is scheduled (default: ThreadPriority::background).
   Thread& with_priority(ThreadPriority priority) & {
     priority_ = priority;
     return *this;

@@ -3,13 +3,11 @@
 // - `Duration` is `std::chrono::nanoseconds`: signed, 64-bit, about +-292 years.
 // - An `Instant` is a point on one clock's timeline, tagged with the clock's kind: the system's
 //   monotonic clock, or a tick counter (a target without a monotonic clock, a test, the manual
-//   clock). Two instants of different kinds never meet: subtracting or comparing them throws
-//   `ClockMismatch`, whose message says which kinds met and how to avoid it. Nothing aborts and
-//   nothing is undefined.
+//   clock). Ordering or subtracting instants of two kinds throws `ClockMismatch`, which says
+//   which kinds met and how to avoid it: nothing aborts and nothing is undefined.
 // - Arithmetic saturates: an Instant plus a Duration that would overflow pins to the end of the
-//   timeline (`Instant::max_for`), and the difference of two far-apart instants pins to
-//   +-Duration::max(). A deadline computed from an enormous delay is therefore "never", not a
-//   wrapped-around past.
+//   timeline (`Instant::max_for`), the difference of two far-apart instants to +-Duration::max():
+//   a deadline computed from an enormous delay is "never", not a wrapped-around past.
 //
 //     #include <cadence/time_source.hpp>
 //     using namespace cadence;
@@ -20,7 +18,10 @@
 //     bool late = source.now() >= deadline;
 //     Duration left = deadline - source.now();  // negative once late
 //
-// Thread: Instants and Durations are plain values; use them from any thread, anywhere.
+// For everything in this header: Thread: any; Instants and Durations are plain values.
+// Where: anywhere.
+// Errors: none; operator-, <=> and later_of() throw ClockMismatch for instants of two kinds.
+// Cost: O(1); nothing allocates.
 #pragma once
 
 #include <chrono>
@@ -41,7 +42,7 @@ enum class ClockKind : std::uint8_t {
   tick,    ///< a counter advanced by the app or a test (ManualClock, embedded tick sources)
 };
 
-/// Returns "system" or "tick". O(1).
+/// "system" or "tick".
 CADENCE_RUNTIME_API const char* to_string(ClockKind kind) noexcept;
 
 /// Thrown when instants of two clock kinds are compared or subtracted. A runtime reads one time
@@ -57,7 +58,7 @@ class CADENCE_RUNTIME_API ClockMismatch : public std::logic_error {
   ClockKind right_;
 };
 
-/// Adds two durations, pinning at +-Duration::max() instead of overflowing. O(1).
+/// Adds two durations, pinning at +-Duration::max() instead of overflowing.
 constexpr Duration saturating_add(Duration a, Duration b) noexcept {
   using Rep = Duration::rep;
   constexpr Rep kMax = std::numeric_limits<Rep>::max();
@@ -68,7 +69,7 @@ constexpr Duration saturating_add(Duration a, Duration b) noexcept {
   return Duration{a.count() + b.count()};
 }
 
-/// Subtracts two durations, pinning at +-Duration::max() instead of overflowing. O(1).
+/// Subtracts two durations, pinning at +-Duration::max() instead of overflowing.
 constexpr Duration saturating_sub(Duration a, Duration b) noexcept {
   using Rep = Duration::rep;
   constexpr Rep kMax = std::numeric_limits<Rep>::max();
@@ -95,7 +96,7 @@ class Instant {
   constexpr ClockKind kind() const noexcept { return kind_; }
   constexpr Duration since_origin() const noexcept { return since_origin_; }
 
-  /// Moves the instant by `d`, saturating at the ends of the timeline. O(1).
+  /// Moves the instant by `d`, saturating at the ends of the timeline.
   constexpr Instant& operator+=(Duration d) noexcept {
     since_origin_ = saturating_add(since_origin_, d);
     return *this;
@@ -107,12 +108,12 @@ class Instant {
   friend constexpr Instant operator+(Instant t, Duration d) noexcept { return t += d; }
   friend constexpr Instant operator-(Instant t, Duration d) noexcept { return t -= d; }
 
-  /// The signed time from `b` to `a`, saturating. Errors: throws ClockMismatch for two kinds.
+  /// The signed time from `b` to `a`, saturating.
   friend Duration operator-(Instant a, Instant b) {
     check_same_kind(a, b);
     return saturating_sub(a.since_origin_, b.since_origin_);
   }
-  /// Orders instants of one kind. Errors: throws ClockMismatch for two kinds.
+  /// Orders instants of one kind.
   friend std::strong_ordering operator<=>(Instant a, Instant b) {
     check_same_kind(a, b);
     return a.since_origin_.count() <=> b.since_origin_.count();
@@ -133,7 +134,7 @@ class Instant {
   ClockKind kind_ = ClockKind::tick;
 };
 
-/// The later of two instants of one kind. Errors: ClockMismatch for two kinds.
+/// The later of two instants of one kind.
 inline Instant later_of(Instant a, Instant b) { return a < b ? b : a; }
 
 }  // namespace cadence

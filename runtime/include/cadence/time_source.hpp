@@ -13,10 +13,10 @@
 //     TimeSource fake = clock.source();
 //     TimeSource board = TimeSource::ticks(1ms, [] { return hw_tick_counter(0); });
 //
-// Thread: a TimeSource may be copied and read from any thread, provided its callback may be.
-// Re-entry: its callback runs inside every now() of the runtime that reads it, so it must not
-// call that runtime (its now() would call the callback again, without end).
-// Cost: one indirect call per now().
+// For every member of TimeSource: Thread: any, as its callback allows (copy and read it there).
+// Where: anywhere but its callback, which runs in each now() of its runtime: it must not call that runtime.
+// Errors: none.
+// Cost: O(1); now() is one indirect call; making a source may allocate its callback.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +36,7 @@ class CADENCE_RUNTIME_API TimeSource {
   /// Reads a tick counter that advances by one every `tick_length` (for example a hardware
   /// counter on a target without a monotonic clock). Instants have ClockKind::tick and lie
   /// `count * tick_length` after the counter's origin, saturating.
-  /// Errors: a tick_length <= 0 is a contract violation; it is treated as 1 ns.
+  /// Errors: none; a tick_length <= 0 is a contract violation, treated as 1 ns.
   static TimeSource ticks(Duration tick_length, std::function<std::uint64_t()> read_count);
 
   /// Reads `since_origin()` and stamps it with `kind`. The callback must be monotonic; a runtime
@@ -45,7 +45,7 @@ class CADENCE_RUNTIME_API TimeSource {
 
   ClockKind kind() const noexcept { return kind_; }
 
-  /// The current time on this source's timeline. Thread: as the callback allows. Cost: O(1).
+  /// The current time on this source's timeline.
   Instant now() const { return Instant::at(kind_, read_()); }
 
  private:

@@ -1,15 +1,10 @@
 // cadence/timeout_heap.hpp: a binary min-heap of timeouts with lazy deletion.
 //
 // Entries are (expiration, data) pairs; the root is the earliest expiration, and entries with
-// one expiration leave in the order they were pushed. Cancelling does not remove an entry from
-// the middle of the heap: it marks it, gives it the smallest key and lets it rise to the root,
-// where the next peek() or pop() drops it and releases its data through the free callback.
-//
-// - push() returns a Handle that stays valid while the entry moves inside the heap; it names a
-//   slot and the slot's generation, so a handle kept after its entry left can never cancel the
-//   entry that reuses the slot.
-// - size() counts cancelled entries that have not been dropped yet; live_count() does not.
-// - freed_count() counts every entry whose data the heap released (see below).
+// one expiration leave in the order they were pushed. A cancelled entry stays, counted by
+// size(), until the next peek(), pop(), root_ties() or clear() drops it and releases its data
+// through the free callback. The Handle push() returns stays valid while its entry is held; one
+// kept after its entry left never cancels another entry.
 //
 //     #include <cadence/timeout_heap.hpp>
 //     using namespace cadence;
@@ -20,12 +15,6 @@
 //     auto h = heap.push(/*expiration=*/250, reinterpret_cast<TimeoutHeap::Data>(new Job{1}));
 //     (void)heap.cancel_at(h);              // O(log n); the job is deleted at the next peek/pop
 //     while (auto e = heap.pop()) run(e->data);
-//
-// Thread: one thread at a time. The free callback runs on the thread that calls peek(), pop(),
-// root_ties(), clear() or the destructor.
-// Re-entry: the free callback may call any member of its heap: it runs once the entry is out and
-// the heap is consistent. set_free_callback() from inside it takes effect when it returns; an
-// entry it pushes while the destructor runs is released at once.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +29,10 @@
 
 namespace cadence {
 
+/// For every member: Thread: one at a time; the free callback runs on the thread of the call that drops it.
+/// Where: anywhere, the free callback included: it runs once the entry is out and the heap is consistent.
+/// Errors: none.
+/// Cost: O(1).
 class CADENCE_RUNTIME_API TimeoutHeap {
  public:
   using Expiration = std::int64_t;
@@ -59,45 +52,52 @@ class CADENCE_RUNTIME_API TimeoutHeap {
 
   /// An empty heap with room for `initial_capacity` entries before it grows (it grows on its own).
   explicit TimeoutHeap(std::size_t initial_capacity = 16);
-  /// Releases the data of every entry still held (cancelled or not) through the free callback.
+  /// Releases the data of every entry still held (cancelled or not) through the free callback,
+  /// and of any entry the callback pushes meanwhile.
+  /// Cost: O(n).
   ~TimeoutHeap();
   TimeoutHeap(const TimeoutHeap&) = delete;
   TimeoutHeap& operator=(const TimeoutHeap&) = delete;
 
-  /// Sets (or, with an empty function, unsets) the callback that releases dropped data. O(1).
-  /// From inside the free callback: takes effect once it returns.
+  /// Sets (or, with an empty function, unsets) the callback that releases dropped data.
+  /// Where: anywhere; from inside the free callback it takes effect once the callback returns.
   void set_free_callback(FreeCallback callback);
 
-  /// Adds an entry. O(log n); amortized O(1) allocation.
+  /// Adds an entry.
+  /// Cost: O(log n); amortized O(1) allocation.
   Handle push(Expiration expiration, Data data);
 
   /// The earliest live entry, without removing it; first drops cancelled roots (releasing their
-  /// data). nullopt when no live entry is left. O(log n) per dropped root, O(1) otherwise.
+  /// data). nullopt when no live entry is left.
+  /// Cost: O(log n) per dropped root, O(1) otherwise.
   std::optional<Entry> peek();
   /// Removes and returns the earliest live entry; its data now belongs to the caller (it is not
-  /// released). Drops cancelled roots first, like peek(). nullopt on an empty heap. O(log n).
+  /// released). Drops cancelled roots first, like peek(). nullopt on an empty heap.
+  /// Cost: O(log n).
   std::optional<Entry> pop();
   /// Appends the data of every live entry whose expiration equals the root's, in pop order, and
   /// returns true; returns false (having appended an unspecified part) when there are more than
   /// `max` or more than 4 * max entries would have to be visited. Drops cancelled roots first,
-  /// as peek() does. Cost: O(max log max).
+  /// as peek() does.
+  /// Cost: O(max log max).
   bool root_ties(std::vector<Data>& out, std::size_t max);
 
-  /// Cancels the earliest-pushed live entry with this expiration and data. O(n) search.
+  /// Cancels the earliest-pushed live entry with this expiration and data.
   /// Errors: not_found when no live entry matches; nothing changes.
+  /// Cost: O(n) search.
   Status cancel(Expiration expiration, Data data);
-  /// Cancels the entry `handle` names. O(log n).
-  /// Errors: not_found for a handle that was never issued (out of range, or 0); stale when the
-  /// entry already left (popped, or cancelled and dropped); already_cancelled when it is
-  /// cancelled but not yet dropped. Nothing changes on error.
+  /// Cancels the entry `handle` names. Nothing changes on error.
+  /// Errors: not_found (never issued, or 0); stale (popped, or dropped); already_cancelled (not dropped yet).
+  /// Cost: O(log n).
   Status cancel_at(Handle handle);
   /// As cancel_at(handle), and the entry's data must equal `expected`.
-  /// Errors: as above, and mismatch when the data differs; nothing changes on error.
+  /// Errors: as cancel_at(handle), and mismatch when the data differs; nothing changes on error.
+  /// Cost: O(log n).
   Status cancel_at(Handle handle, Data expected);
 
-  /// Entries held, cancelled-but-not-dropped ones included. O(1).
+  /// Entries held, cancelled-but-not-dropped ones included.
   std::size_t size() const noexcept { return nodes_.size(); }
-  /// Entries held that are not cancelled. O(1).
+  /// Entries held that are not cancelled.
   std::size_t live_count() const noexcept { return nodes_.size() - cancelled_in_heap_; }
   bool empty() const noexcept { return nodes_.empty(); }
   /// Entries whose data the heap released: cancelled entries dropped by peek(), pop() or clear(),
@@ -105,7 +105,8 @@ class CADENCE_RUNTIME_API TimeoutHeap {
   /// none, releasing means forgetting). Popped entries are not counted: the caller owns them.
   std::size_t freed_count() const noexcept { return freed_count_; }
 
-  /// Drops every entry, releasing its data. Handles issued before become stale. O(n).
+  /// Drops every entry, releasing its data. Handles issued before become stale.
+  /// Cost: O(n).
   void clear();
 
  private:

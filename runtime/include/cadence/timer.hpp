@@ -12,11 +12,10 @@
 //
 // When it runs, exactly (frame_start is taken once per frame, before any callback runs, so a
 // slow callback does not move the schedule):
-// - A timer is due at `added + delay`, then every `interval` after the previous due time. It
-//   runs at the first frame whose frame_start is at or after its due time (to the nanosecond;
-//   the runtime's queue counts whole milliseconds and checks the rest itself); never earlier.
-// - A 100 ms interval timer whose callback takes 30 ms runs again 100 ms after it was due: 70 ms
-//   after the callback returned.
+// - A timer is due at `added + delay`, then every `interval` after the previous due time, and
+//   runs at the first frame whose frame_start is at or after that, to the nanosecond; never
+//   earlier. A 100 ms interval timer whose callback takes 30 ms runs again 100 ms after it was
+//   due: 70 ms after the callback returned.
 // - Missed ticks, after the app stalled past several due times (a 100 ms timer, a 5 s stall):
 //   skip (the default) runs once at the first frame after the stall, reports 49 missed ticks
 //   in `TimerCallbackInfo::missed_ticks`, and stays on its original 100 ms grid; burst runs
@@ -48,12 +47,6 @@
 //       opacity = info.is_about_to_finish ? 1.0 : ease(info.frame_start - start);
 //       return TimerCallbackReturn::redraw();
 //     }).with_timeout(300ms);
-//
-// Thread: Timers are built anywhere; they run on the thread that owns the runtime (the UI
-// thread), which also destroys their callbacks.
-// Re-entry: a callback may call its runtime (window_runtime.hpp says what each call does inside
-// a frame), and so may the destructor of anything it captured: the runtime destroys a callback
-// only once it is done with the timer.
 #pragma once
 
 #include <concepts>
@@ -79,7 +72,8 @@ enum class Update : std::uint8_t {
   redraw_all,     ///< render every window of the app's EventLoop again (a Window run by hand: itself)
 };
 
-/// The larger of two update requests (redraw_all > redraw_window > nothing). O(1).
+/// The larger of two update requests (redraw_all > redraw_window > nothing).
+/// Cost: O(1).
 constexpr Update merge(Update a, Update b) noexcept { return a > b ? a : b; }
 
 /// What to do with ticks missed while the app was stalled. See the header comment for numbers.
@@ -138,10 +132,17 @@ struct TimerCallbackInfo {
   CallbackContext& context;        ///< add or remove timers, request a redraw, start threads
 };
 
-/// The callback type. Runs on the UI thread. A callback may throw: the timer is then removed and
-/// the error reported in the frame's change-set; the exception never leaves the frame.
+/// The callback type. It runs on the UI thread, in the runtime's frame, and may call its runtime
+/// (window_runtime.hpp: inside a frame), as may the destructor of anything it captured: the
+/// runtime destroys a callback, on the UI thread, only once it is done with the timer. If it
+/// throws, the timer is removed and the error reported in the frame's change-set; the exception
+/// never leaves the frame.
 using TimerCallback = std::function<TimerCallbackReturn(TimerCallbackInfo&)>;
 
+/// For every member: Thread: any; a Timer is a plain value until it is added to a runtime.
+/// Where: anywhere.
+/// Errors: none; validate() reports bad knobs (add_timer calls it).
+/// Cost: O(1); the constructor may allocate the callback.
 class CADENCE_RUNTIME_API Timer {
  public:
   /// The most runs a burst timer makes in one frame while catching up.
@@ -194,11 +195,11 @@ class CADENCE_RUNTIME_API Timer {
   WhenHidden when_hidden() const noexcept { return when_hidden_; }
   const TimerCallback& callback() const noexcept { return callback_; }
 
-  /// Checks the knobs. Errors (invalid_argument, the message names the value and the rule): a
-  /// negative delay, timeout or slack; an interval <= 0 (no interval means every frame); a
-  /// timeout shorter than the delay (the timer would end before its first run); no callback; a
-  /// throttle period <= 0, or a throttle on an animation timer (which runs on every frame: pause
-  /// it instead).
+  /// Checks the knobs: a callback; delay, timeout and slack >= 0; an interval > 0 (no interval
+  /// means every frame); a timeout no shorter than the delay (else the timer would end before
+  /// its first run); a throttle period > 0, and no throttle on an animation timer (which runs on
+  /// every frame: pause it instead).
+  /// Errors: invalid_argument (a check above fails; the message names the value and the rule).
   Status validate() const;
 
  private:

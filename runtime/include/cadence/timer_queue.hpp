@@ -17,8 +17,9 @@
 // - cancel(id) returns true only for a pending timer. Ids carry a generation, so a stale id (its
 //   timer fired or was cancelled, and its storage now holds another timer) returns false and
 //   leaves the other timer alone. Id 0 is never issued.
-// - next_fire() is the deadline of the earliest pending timer, never later than it and never
-//   more than one tick earlier; nullopt when nothing is pending.
+// - next_fire() is the deadline of the earliest pending timer, found without a scan of all
+//   timers: never later than it and never more than one tick earlier; nullopt when nothing is
+//   pending. active_count() counts the pending timers.
 //
 //     #include <cadence/timer_wheel.hpp>
 //     #include <vector>
@@ -27,9 +28,6 @@
 //     QueueId id = queue.schedule(Ticks{250}, /*token=*/7);
 //     std::vector<Token> fired;
 //     queue.advance(Ticks{250}, fired);   // fired == {7}
-//
-// Thread: a queue is used by one thread at a time (the thread that owns the runtime), like a
-// standard container. Re-entry: a queue calls no code of the caller's, so nothing re-enters it.
 #pragma once
 
 #include <chrono>
@@ -68,7 +66,8 @@ struct AdvanceReport {
 };
 
 /// Clamps a requested delay to the rules above and returns the deadline it gives at `now`
-/// (now <= kLastTick). O(1). Used by every queue so they agree to the tick.
+/// (now <= kLastTick). Used by every queue so they agree to the tick.
+/// Cost: O(1).
 constexpr std::int64_t deadline_after(std::int64_t now_ms, std::int64_t after_ms) noexcept {
   const std::int64_t max_ms = kMaxTick.count();
   if (after_ms < 1) after_ms = 1;
@@ -76,22 +75,21 @@ constexpr std::int64_t deadline_after(std::int64_t now_ms, std::int64_t after_ms
   return now_ms + after_ms;
 }
 
-/// A requested time moved into the queues' range [0, kLastTick]. O(1). Used by every queue's
+/// A requested time moved into the queues' range [0, kLastTick]. Used by every queue's
 /// advance(), so that no distance computed from it can overflow.
+/// Cost: O(1).
 constexpr std::int64_t clamp_to_timeline(std::int64_t ms) noexcept {
   return ms < 0 ? 0 : (ms > kLastTick.count() ? kLastTick.count() : ms);
 }
 
-/// A timer queue: what TimerWheel and HeapTimerQueue both are, checked at compile time. Write a
-/// template over it to take either; there is no virtual base, so no call pays for dispatch.
-/// - schedule(after, token) -> QueueId: schedules `token` to fire `after` from now().
-/// - cancel(id) -> bool: cancels a pending timer; false for fired, cancelled, stale, unknown or
-///   0 ids.
-/// - advance(now, fired) -> AdvanceReport: moves time to `now` and appends the tokens that came
-///   due to `fired`, in fire order. Costs follow the timers fired and moved, not the gap.
-/// - now() -> Ticks, active_count() -> std::size_t (pending, cancelled excluded): O(1).
-/// - next_fire() -> std::optional<Ticks>: the earliest pending deadline; no scan of all timers.
-/// Each queue's header gives its costs.
+/// A timer queue: what TimerWheel and HeapTimerQueue both are, checked at compile time, with the
+/// rules above (advance() appends the tokens that came due to `fired`, in fire order). Write a
+/// template over it to take either; there is no virtual base, so no call pays for dispatch. Each
+/// queue's header gives its other costs.
+/// For every member of every queue: Thread: one thread at a time, like a standard container.
+/// Where: anywhere; a queue calls no code of the caller's, so nothing re-enters it.
+/// Errors: none; cancel() is false for a fired, cancelled, stale, unknown or 0 id.
+/// Cost: now(), active_count(): O(1); advance() follows the timers fired and moved, not the gap.
 template <class Q>
 concept TimerQueue = requires(Q q, const Q& cq, Ticks t, Token token, QueueId id, std::vector<Token>& fired) {
   { q.schedule(t, token) } -> std::same_as<QueueId>;

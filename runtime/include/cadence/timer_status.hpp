@@ -13,7 +13,10 @@
 //       std::printf("late by %.2f ms at worst\n", std::chrono::duration<double, std::milli>(st->lateness.worst).count());
 //     }
 //
-// Thread: plain values, copied out of the runtime on the UI thread. Re-entry: none.
+// For everything in this header: Thread: any; plain values, copied out of the runtime on the UI thread.
+// Where: anywhere.
+// Errors: none.
+// Cost: O(1), nothing allocates; TimerLateness::record() is a few comparisons (O(buckets)).
 #pragma once
 
 #include <array>
@@ -29,7 +32,7 @@ namespace cadence {
 
 /// How late a timer's runs were: the frame's start minus the instant the run was due (never
 /// negative: no timer runs early). An animation timer's runs past its delay are due at their
-/// frame: 0. Recording a run costs a few comparisons; the whole record is 48 bytes.
+/// frame: 0. The whole record is 48 bytes.
 struct TimerLateness {
   static constexpr std::size_t kBuckets = 8;
   /// Bucket k < 7 counts the runs late by less than kEdges[k] (and at least kEdges[k - 1]);
@@ -43,7 +46,7 @@ struct TimerLateness {
   Duration worst{0};  ///< the most any run was late
   std::array<std::uint32_t, kBuckets> histogram{};  ///< runs per bucket (each saturates at 2^32 - 1)
 
-  /// Counts one run `late` late (a negative value counts as 0). O(buckets).
+  /// Counts one run `late` late (a negative value counts as 0).
   void record(Duration late) noexcept {
     if (late < Duration::zero()) late = Duration::zero();
     last = late;

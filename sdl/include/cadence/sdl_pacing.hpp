@@ -30,23 +30,19 @@
 //       SDL_GL_SwapWindow(window);
 //     }
 //
-// wait() sleeps in SDL_WaitEventTimeout until an event arrives, a worker posts or the next
-// instant something is due; when an event arrived it returns false so that the app's own loop
-// handles it first, and the next wait() draws. When and why is FramePacer's rule
-// (frame_pacer.hpp, "When a frame is drawn"); content that changes in every frame (the
-// examples' io.Framerate line) goes in a cadence::Volatile scope (volatile.hpp).
-// docs/own_loop.md has the whole change for Dear ImGui's SDL2 example, as a diff.
+// When and why a frame is drawn is FramePacer's rule (frame_pacer.hpp, "When a frame is
+// drawn"); content that changes in every frame (the examples' io.Framerate line) goes in a
+// cadence::Volatile scope (volatile.hpp). docs/own_loop.md has the whole change for Dear ImGui's
+// SDL2 example, as a diff.
 //
 // Events: an SDL event watch (SDL_AddEventWatch) sees each event as SDL queues it and tells the
 // pacer (input, wheel motion for scroll momentum, minimized and restored); an event that names
-// another window is that window's alone. The app's own event handling is untouched. Workers wake the wait with an event of a type cadence registers for
-// itself once per process (SDL_RegisterEvents; never SDL_USEREVENT, which apps push without
-// registering it), marked so that wait() takes out those alone: an event the app pushes, of
-// any type, reaches its loop. The app's loop may see cadence's events and ignores them, as
+// another window is that window's alone. The app's own event handling is untouched. Workers (its
+// runtime's threads) wake the wait with an event of a type cadence registers for itself once
+// per process (SDL_RegisterEvents; never SDL_USEREVENT, which apps push without registering
+// it), marked so that wait() takes out those alone: an event the app pushes, of any type,
+// reaches its loop. The app's loop may see cadence's events and ignores them, as
 // ImGui_ImplSDL2_ProcessEvent does.
-//
-// Thread: every member function runs on the thread that created the SdlPacing (the one that
-// pumps SDL's events). Workers reach it through its runtime's threads.
 #pragma once
 
 #include <memory>
@@ -59,42 +55,50 @@ struct SDL_Window;
 
 namespace cadence {
 
+/// For every member: Thread: its creator's, which pumps SDL's events; elsewhere undefined (SDL's rule).
+/// Where: anywhere.
+/// Errors: none; failures of the frames go to PacerOptions::on_failure (default: stderr).
+/// Cost: O(1).
 class CADENCE_SDL_API SdlPacing {
  public:
   /// Paces `window`'s frames for the current ImGui context. Call it once SDL's video subsystem
   /// and the context exist. It decides when to draw and never renders, so the window may draw
-  /// with OpenGL, SDL_Renderer or Vulkan alike (it needs no OpenGL context). `options.runtime.frame_interval` left at its default follows the
-  /// window's display refresh.
-  /// Errors, each with a message that says what to do; nothing is installed:
-  /// - invalid_argument: a null window; no current ImGui context; options out of range;
-  /// - already_exists: the ImGui context is paced already;
-  /// - resource: SDL has no user event type left to wake the loop with.
+  /// with OpenGL, SDL_Renderer or Vulkan alike (it needs no OpenGL context).
+  /// `options.runtime.frame_interval` left at its default follows the window's display refresh.
+  /// One SdlPacing per ImGui context; resource means SDL has no user event type left to wake the
+  /// loop with. Each error's message says what to do; nothing is installed.
+  /// Errors: invalid_argument (null window, no current ImGui context, bad options); already_exists; resource.
+  /// Cost: a FramePacer (microseconds) and an event watch.
   static Result<std::unique_ptr<SdlPacing>> create(SDL_Window* window, PacerOptions options = {});
   /// Removes the event watch; the runtime's threads are stopped and joined.
+  /// Where: not inside its runtime's own calls (a timer callback, a write-back): as ~FramePacer.
+  /// Cost: ~FramePacer's.
   ~SdlPacing();
   SdlPacing(const SdlPacing&) = delete;
   SdlPacing& operator=(const SdlPacing&) = delete;
 
-  /// After the app's SDL_PollEvent loop: sleeps (SDL_WaitEventTimeout) for as long as nothing
-  /// is due, in this window or any other paced now (SDL waits for all windows' events at once,
-  /// so a loop that paces several sleeps for the soonest of them), then runs this window's due
-  /// timers and workers' messages. True when this iteration draws a
-  /// frame: build it with new_frame() and render(); false: go round the loop again (an event
-  /// arrived for the app's loop to handle first, or nothing needs drawing).
+  /// After the app's SDL_PollEvent loop: sleeps (SDL_WaitEventTimeout) until an event, a worker's
+  /// post or the next instant something is due in any window paced now (SDL waits for all their
+  /// events at once), then runs this window's timers and workers' messages (FramePacer::begin).
+  /// True: draw the frame with new_frame() and render(). False: go round the loop again (an event
+  /// arrived for the app's loop to handle first: the next wait() draws for one of this window's
+  /// own; or nothing to draw).
+  /// Where: the app's loop, after its SDL_PollEvent loop; while a frame is built: false.
+  /// Cost: the wait, next_wake() of every paced window, and FramePacer::begin().
   bool wait();
-  /// Instead of ImGui::NewFrame(), after the backends' NewFrame (FramePacer::new_frame).
+  /// Instead of ImGui::NewFrame(), after the backends' NewFrame: FramePacer::new_frame(), tags and all.
   void new_frame();
-  /// Instead of ImGui::Render(), before rendering ImGui::GetDrawData() (FramePacer::render).
+  /// Instead of ImGui::Render(), before rendering ImGui::GetDrawData(): FramePacer::render(), tags and all.
   void render();
 
-  /// The runtime, for the app's timers and workers. O(1).
+  /// The runtime, for the app's timers and workers.
   WindowRuntime& runtime() noexcept;
-  /// The pacer, for its stats, its context() in a frame, tooltip(), request_redraw(). O(1).
+  /// The pacer, for its stats, its context() in a frame, tooltip(), request_redraw().
   FramePacer& pacer() noexcept;
-  /// The window it paces. O(1).
+  /// The window it paces.
   SDL_Window* window() const noexcept;
   /// The SDL event type cadence wakes the loop with: registered for it alone, once per process,
-  /// so every SdlPacing has the same one. O(1).
+  /// so every SdlPacing has the same one.
   unsigned wake_event_type() const noexcept;
 
   struct Impl;

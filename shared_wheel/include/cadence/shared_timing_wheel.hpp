@@ -22,59 +22,29 @@
 //     (void)wheel->advance(1, due);                       // appends what came due
 //     for (std::uint64_t job : due) run(job);
 //
-// A timer due `delay` ticks from now goes into bucket (now + delay) mod num_slots, and a timer
-// more than one rotation away waits there for its round: the hand passes its bucket once per
-// rotation and fires it on the pass where its tick has come. Timers due on one tick fire in the
-// order they were added.
-//
-// Costs: add and cancel O(1). advance(t) either walks tick by tick, O(t + fired) plus one
-// visit per rotation for each timer still waiting, or sweeps every bucket once, O(num_slots +
-// pending + fired log fired) however large t is; it walks below one rotation and otherwise
-// takes whichever the wheel's size and count make cheaper (the walk for up to about four
-// rotations of a busy wheel), so it never costs much more than either.
-// Memory: 4 bytes per slot plus 32 per timer plus a 128-byte header; pages of the pool are
-// touched only as the pool fills.
+// A timer more than one rotation (`num_slots` ticks) away waits in its bucket for its round.
+// Timers due on one tick fire in the order they were added. Memory: 4 bytes per slot plus 32
+// per timer plus a 128-byte header; pages of the pool are touched only as the pool fills.
 //
 // Sharing and safety:
-// - A file is created 0600 (owner only) unless a mode is given, whole before it is named
-//   (O_TMPFILE, then linkat; else O_CREAT | O_EXCL | O_NOFOLLOW under a flock); a symlink, a
-//   non-regular file, a file with other hard links, or a file owned by another user is refused
-//   (another user's file is accepted when the mode given shares it, e.g. 0660, and it already
-//   holds a wheel: setting one up is left to the file's owner). An existing file's header is
-//   validated (magic, version, geometry, size) and its geometry wins over the caller's (whose
-//   values are still range-checked).
-// - Mutation is serialised by a robust process-shared mutex in the header. A process killed
-//   inside an operation never wedges the others: the next one to lock repairs the wheel from its
-//   per-timer state and goes on. A killed add, cancel or clear counts as done or not done; a
-//   killed advance has fired some of its timers, whose payloads died with it (at most once),
-//   and the rest stay pending. now() and count() read without the lock; stats() takes it.
+// - Operations are serialised by a robust process-shared lock in the mapping. A process killed
+//   in one never wedges the others: the next to lock repairs the wheel from its per-timer state.
+//   A killed add, cancel or clear counts as done or not done; a killed advance has fired some of
+//   its timers, whose payloads died with it (at most once), and the rest stay pending.
 // - The first process to attach a wheel file after the machine restarted (or after the file
 //   was copied from another machine) repairs it under its lock, and sets the lock up afresh if
 //   it stays taken for half a second: a lock held when the machine went down would otherwise
 //   wait for a thread that no longer exists. This needs the boot id in /proc. Files are best
 //   kept on a tmpfs (/run/user/<uid>, /dev/shm), where a restart clears them anyway.
-// - Without unnamed files, a creator killed before it committed the header leaves an all-zero
-//   or empty file; open() re-initialises such a file when it has exactly the size the
-//   requested geometry needs (or none) and belongs to this user. A file with part of a header
-//   fails with a message saying so; it never held timers, but check before deleting a file you
-//   care about.
-// - A memfd wheel's size is sealed (F_SEAL_SHRINK | F_SEAL_GROW): no holder of the descriptor
-//   can truncate it and kill the processes that map it with SIGBUS. A file cannot be sealed:
-//   every process that can write a wheel file can truncate it.
-// - The geometry is validated once, at attach, and kept by the object; every index read from
-//   the mapping (slot heads, links, the free list, the high-water mark, the clock) is checked
-//   against it before it is used. A mapping damaged from outside (a process that scribbles on
-//   it) is never followed out of bounds: the operation that meets the damage rebuilds the wheel
-//   from its timers' records (stats().recoveries counts it) and returns `corrupt` saying what it
-//   found; cancel() tries once more on the rebuilt wheel. What the damage did to the timers'
-//   own records (a payload, a due tick) cannot be told and stays as it is.
-// - A moved-from object holds no wheel: add(), advance() and check() say so (`closed`),
-//   cancel() is false, clear() does nothing, and the counters read 0.
-//
-// Thread: every member may be called from any thread of any process sharing the wheel;
-// operations are serialised by the wheel's lock. A SharedTimingWheel object itself (its
-// mapping and descriptor) is not to be moved or destroyed while another thread uses it.
-// Re-entry: none (it calls no code of the caller's; payloads are plain numbers).
+// - A file cannot be sealed: every process that can write a wheel file can truncate it (and
+//   kill the processes that map it with SIGBUS); a memfd wheel's size is sealed.
+// - The geometry is validated once, at attach, and every index read from the mapping is checked
+//   against it. A mapping damaged from outside is never followed out of bounds: the operation
+//   that meets the damage rebuilds the wheel from its timers' records (stats().recoveries counts
+//   it) and returns `corrupt` saying what it found. What the damage did to the timers' own
+//   records (a payload, a due tick) cannot be told and stays as it is.
+// - A moved-from object holds no wheel: add(), advance(), check(), sync() and unlink() say so
+//   (`closed`), cancel() is false, clear() does nothing, and the counters read 0.
 #pragma once
 
 #include <cstddef>
@@ -111,6 +81,10 @@ struct SharedWheelStats {
   std::uint64_t recoveries = 0;   ///< repairs after a process died holding the lock or a restart
 };
 
+/// For every member: Thread: any, in any process; do not move or destroy the object while another uses it.
+/// Where: anywhere; it calls no code of the caller's (payloads are plain numbers).
+/// Errors: none.
+/// Cost: O(1).
 class CADENCE_SHARED_WHEEL_API SharedTimingWheel {
  public:
   static constexpr std::uint32_t kMaxSlots = std::uint32_t{1} << 24;
@@ -120,34 +94,44 @@ class CADENCE_SHARED_WHEEL_API SharedTimingWheel {
   /// Bytes of the fixed header at the start of the mapping.
   static constexpr std::size_t kHeaderBytes = 128;
 
-  /// Bytes a wheel of this geometry maps: 128 + 4 * num_slots + 32 * capacity (rounded up to
-  /// 8). Errors: invalid_argument for a value outside [1, 2^24].
+  /// Bytes a wheel of this geometry maps: 128 + 4 * num_slots + 32 * capacity (rounded up to 8).
+  /// Errors: invalid_argument (a value outside [1, 2^24]).
   static Result<std::size_t> mapping_size(std::uint32_t num_slots, std::uint32_t capacity);
 
   /// Opens the wheel in the file at `path`, creating it (with `mode`, default 0600) when it does
-  /// not exist. Arguments are checked first, even when the file exists and its geometry wins.
-  /// Opening waits up to 10 s for another process that is opening the same file.
-  /// Errors (each message names the file): invalid_argument (geometry out of range, mode beyond
-  /// 0777); unsafe (a symlink, not a regular file, other hard links, owned by another user);
-  /// corrupt (a header that is not a shared timing wheel's, a version or geometry it cannot
-  /// hold, a size that does not match its header, a partial header left by an interrupted
-  /// create); system (an OS call failed, with its reason). Cost: one open, fstat, flock and
-  /// mmap; creating writes the header; the first open after a restart repairs (O(file)).
+  /// not exist, whole before it is named. Arguments are checked first, even when the file exists;
+  /// its header is validated (magic, version, geometry, size: else corrupt) and its geometry
+  /// wins. A symlink, a non-regular file, one with other hard links or another user's is refused
+  /// (unsafe); another user's file is accepted when `mode` shares it (e.g. 0660) and it holds a
+  /// wheel already. An all-zero or empty file of this user (a creator killed before its header,
+  /// where unnamed files cannot be made) is set up afresh when it has exactly the size the
+  /// geometry needs (or none); one with part of a header is corrupt (it never held timers, but
+  /// check before deleting a file you care about). It waits up to 10 s, plus 1 s per 32 MiB of
+  /// file, for another process opening the same file. Each error's message names the file.
+  /// Errors: invalid_argument (geometry, mode beyond 0777); unsafe (as above); corrupt; system.
+  /// Cost: an open, fstat, flock and mmap; creating writes the header; after a restart, O(file).
   static Result<SharedTimingWheel> open(const std::string& path, std::uint32_t num_slots, std::uint32_t capacity,
                                         std::uint32_t mode = 0600);
   /// A wheel in an anonymous shared mapping: children forked after this call share it.
+  /// Errors: invalid_argument (geometry); system.
+  /// Cost: an mmap, and writing the header.
   static Result<SharedTimingWheel> anonymous(std::uint32_t num_slots, std::uint32_t capacity);
   /// A wheel in a new memfd named `name` (a label for /proc, not a path); pass memfd() to
-  /// another process, which reopens it with from_fd().
+  /// another process, which reopens it with from_fd(). Its size is sealed (F_SEAL_SHRINK |
+  /// F_SEAL_GROW): no holder of the descriptor can truncate it under the processes that map it.
+  /// Errors: as open().
+  /// Cost: as open() creating a file.
   static Result<SharedTimingWheel> memfd(const std::string& name, std::uint32_t num_slots, std::uint32_t capacity);
   /// Attaches to the wheel in descriptor `fd` (a memfd or an open wheel file). The file is
   /// reopened through /proc/self/fd (or, without /proc, the descriptor duplicated), close-on-
   /// exec: `fd` stays the caller's to close, and its flocks are its own (attaching takes an
-  /// exclusive flock of its own for a moment, so the caller must not hold one across the
-  /// call). Errors: as open(), plus invalid_argument for a negative fd.
+  /// exclusive flock of its own for a moment, so the caller must not hold one across the call).
+  /// Errors: as open(), plus invalid_argument for a negative fd or one not open read-write.
+  /// Cost: as open().
   static Result<SharedTimingWheel> from_fd(int fd);
   /// Removes the file at `path` (the wheel lives on in processes that have it mapped). A file
-  /// that is already gone is not an error. Errors: system, with the reason.
+  /// that is already gone is not an error.
+  /// Errors: system, with the reason.
   static Status unlink(const std::string& path);
 
   SharedTimingWheel(SharedTimingWheel&& other) noexcept;
@@ -158,26 +142,32 @@ class CADENCE_SHARED_WHEEL_API SharedTimingWheel {
   ~SharedTimingWheel();
 
   /// Schedules `payload` to fire `delay` ticks from now (a delay below 1 counts as 1).
-  /// Errors: invalid_argument for a delay above kMaxTicks or one that would fall due past
-  /// kMaxTicks, where the clock stops; full when all `capacity` timers are pending (nothing
-  /// changes); corrupt for a damaged mapping (rebuilt; the timer is not added); closed for a
-  /// moved-from object. O(1).
+  /// invalid_argument: a delay above kMaxTicks, or one that would fall due past kMaxTicks, where
+  /// the clock stops. corrupt: a damaged mapping, rebuilt; the timer is not added. Other errors
+  /// change nothing.
+  /// Errors: invalid_argument; full (all `capacity` timers pending); corrupt; system (lock); closed.
   Result<SharedTimerId> add(std::int64_t delay, std::uint64_t payload);
   /// The same as add().
   Result<SharedTimerId> schedule(std::int64_t delay, std::uint64_t payload) { return add(delay, payload); }
   /// Cancels a pending timer: true if it was pending; false for a timer that fired or was
   /// cancelled, an id never issued, 0, or a stale id whose slot now holds another timer (that
-  /// timer is left alone). O(1).
+  /// timer is left alone). On a damaged mapping it rebuilds the wheel and tries once more.
   bool cancel(SharedTimerId id);
   /// Moves the clock `ticks` forward and returns the payloads that came due, in fire order
-  /// (tick by tick; within a tick, in the order they were added). Errors: invalid_argument for
-  /// a negative `ticks`, or one that would take now() past kMaxTicks (nothing changes); corrupt
-  /// for a damaged mapping (rebuilt; what fired before it was met is returned, the clock stays
-  /// at the last tick whose timers are all out; a sweep checks every list before it fires, so
-  /// damage it finds there leaves every timer pending); closed for a moved-from object.
+  /// (tick by tick; within a tick, in the order they were added). invalid_argument: a negative
+  /// `ticks`, or one that would take now() past kMaxTicks (nothing changes). corrupt: a damaged
+  /// mapping, rebuilt; what fired before it was met is returned, the clock stays at the last
+  /// tick whose timers are all out (a sweep checks every list before it fires, so damage it
+  /// finds there leaves every timer pending). Below one rotation it walks tick by tick; beyond,
+  /// it takes whichever of the walk and a sweep of every bucket the wheel's size and count make
+  /// cheaper, so it never costs much more than either.
+  /// Errors: invalid_argument; corrupt; system (the lock is unusable); closed.
+  /// Cost: walk O(ticks + fired + waiting timers x rotations); sweep O(slots + pending + fired log fired).
   Result<std::vector<std::uint64_t>> advance(std::int64_t ticks = 1);
   /// The same, appending to `fired` (no allocation once it has room). Should growing `fired`
   /// throw, the payloads appended so far stay in it and the rest stay pending.
+  /// Errors: as advance(ticks).
+  /// Cost: as advance(ticks).
   Status advance(std::int64_t ticks, std::vector<std::uint64_t>& fired);
 
   /// Ticks since creation or the last clear(). Lock-free.
@@ -186,8 +176,10 @@ class CADENCE_SHARED_WHEEL_API SharedTimingWheel {
   std::uint32_t count() const noexcept;
   std::uint32_t num_slots() const noexcept;
   std::uint32_t capacity() const noexcept;
-  /// Cancels every timer (their ids go stale) and sets the clock back to 0. O(timers used).
+  /// Cancels every timer (their ids go stale) and sets the clock back to 0.
+  /// Cost: O(timers used + slots).
   void clear();
+  /// A snapshot taken under the wheel's lock.
   SharedWheelStats stats() const noexcept;
 
   /// The backing file's path; empty for anonymous, memfd and from_fd wheels.
@@ -195,14 +187,17 @@ class CADENCE_SHARED_WHEEL_API SharedTimingWheel {
   /// The descriptor of a memfd wheel (or of the file of a from_fd wheel); -1 for anonymous and
   /// file wheels. Owned by this object.
   int memfd() const noexcept { return memfd_ ? fd_ : -1; }
-  /// Walks every slot and timer and checks the lists against the timers (under the lock); an
-  /// empty string when they agree, else what is wrong first. For tests. O(slots + capacity).
+  /// Checks the lists against the timers, under the lock, for tests: an empty string when they
+  /// agree, else what is wrong first.
+  /// Cost: O(slots + capacity).
   std::string check() const;
 
   /// Flushes the mapping to its file (msync). A no-op for anonymous wheels.
-  /// Errors: system; closed for a moved-from object.
+  /// Errors: system; closed.
+  /// Cost: the msync.
   Status sync();
-  /// Removes the backing file. Errors: invalid_argument for a wheel without a file; system.
+  /// Removes the backing file.
+  /// Errors: invalid_argument (a wheel without a file); system; closed.
   Status unlink();
 
  private:

@@ -1,18 +1,12 @@
 // cadence/window.hpp: a GLFW or SDL2 window with a Dear ImGui frame and its own WindowRuntime.
 //
 // A Window owns a native window (GLFW's or SDL2's, as WindowOptions::backend says) with its
-// OpenGL context, an ImGui context and a WindowRuntime.
-// Each frame() runs its due timers and its threads' messages, then builds and renders an ImGui
-// frame only when something asked for one. Between frames the EventLoop (event_loop.hpp) sleeps
-// until the window's next_wake() or until input arrives or a worker posts, so an idle window
-// with a blinking caret wakes twice a second and uses almost no CPU.
-//
-// When a window draws: as its FramePacer decides (frame_pacer.hpp, "When a frame is drawn"):
-// at once for input, redraw requests and start-up, at the frame interval while ImGui's draw data
-// still change (the settle check), at ImGui's own instants (held-key repeats, drag-and-drop
-// delays), and for the caret's blink; never while a still screen stays still. io.DeltaTime is
-// the time between drawn frames on the window's time source, so a ManualClock drives ImGui's
-// timing too. WindowOptions::settle_frames = false turns the settle check off.
+// OpenGL context, an ImGui context and a WindowRuntime. Each frame() runs its due timers and its
+// threads' messages, then builds and renders an ImGui frame only when something asked for one,
+// as its FramePacer decides (frame_pacer.hpp, "When a frame is drawn"): never while a still
+// screen stays still. Between frames the EventLoop (event_loop.hpp) sleeps until the window's
+// next_wake() or until input arrives or a worker posts, so an idle window with a blinking caret
+// wakes twice a second and uses almost no CPU. io.DeltaTime follows the window's time source.
 //
 // Each drawn frame starts from a clear to ImGui's window background colour: an ImGui window that
 // covers the whole viewport should pass ImGuiWindowFlags_NoBackground (it looks the same, and
@@ -23,9 +17,8 @@
 // shows what the timers and workers just changed), then the draw function's own changes are
 // applied.
 //
-// The window runs the pacer's system timers (ids in ids.hpp) on its runtime: the caret's blink
-// (shown and hidden for `caret_blink` each while a text field is active, shown at once on every
-// edit), scroll momentum, drag autoscroll, and the tooltip delay of tooltip().
+// The window runs the pacer's system timers (frame_pacer.hpp; ids in ids.hpp) on its runtime:
+// the caret's blink, scroll momentum, drag autoscroll, and the tooltip delay of tooltip().
 //
 //     #include <cadence/event_loop.hpp>
 //     #include <imgui.h>
@@ -45,12 +38,14 @@
 //
 // Backends: every member function behaves the same on GLFW and SDL2; glfw_window() and
 // sdl_window() give the native window of each. The windows open at one time in a process all
-// use one backend (the loop waits in one window system's event queue).
+// use one backend (the loop waits in one window system's event queue). Workers reach a window
+// only through its runtime's threads; their posts wake the loop (glfwPostEmptyEvent, or an SDL
+// event of a type cadence registers for itself).
 //
-// Thread: every member function runs on the thread that created the window, which must be the
-// main thread (GLFW's and SDL's rule), unless it says otherwise. Workers reach a window only
-// through its runtime's threads; their posts wake the loop (glfwPostEmptyEvent, or an SDL event
-// of a type cadence registers for itself).
+// For every member of Window and WindowHandle: Thread: the main thread, which made it; elsewhere undefined.
+// Where: anywhere, its own and other windows' draw functions and callbacks included.
+// Errors: none; failures of the window's frames go to WindowOptions::on_failure.
+// Cost: O(1).
 #pragma once
 
 #include <cstdint>
@@ -85,11 +80,13 @@ enum class WindowBackend : std::uint8_t {
   sdl2,  ///< SDL 2 (libsdl2-dev) and Dear ImGui's SDL2 backend
 };
 
-/// "glfw" or "sdl2". O(1).
+/// "glfw" or "sdl2".
+/// Cost: O(1).
 CADENCE_WINDOW_API const char* to_string(WindowBackend backend) noexcept;
 /// True when this build of cadence::window can open windows on `backend` (GLFW always; SDL2
 /// when it was built with SDL >= 2.0.22 and Debian's libimgui-dev, whose library has ImGui's
-/// SDL2 backend; not with CADENCE_IMGUI_DIR). It says nothing about a display being there. O(1).
+/// SDL2 backend; not with CADENCE_IMGUI_DIR). It says nothing about a display being there.
+/// Cost: O(1).
 CADENCE_WINDOW_API bool backend_available(WindowBackend backend) noexcept;
 
 /// How a window is opened. Every field has a working default; Window::create checks the values.
@@ -117,43 +114,36 @@ struct WindowOptions {
   /// False creates the window unshown (tests, screenshots); unlike a window hidden with
   /// set_visible(false) or minimized, it still draws.
   bool visible = true;
-  /// The settle check (frame_pacer.hpp, "When a frame is drawn"): after a frame that showed
-  /// something new, draw another at the frame interval, until two in a row are the same. False
-  /// for an app that decides itself when ImGui needs frames (request_redraw()); the window then
-  /// draws two frames at start-up and after input, and one per redraw request.
+  /// The settle check: as PacerOptions::settle_frames (frame_pacer.hpp).
   bool settle_frames = true;
-  /// Called on the UI thread with every failure the window's frames report (a timer or worker
-  /// that threw, a change that could not be applied). Each failure also redraws the window (the
-  /// draw function's own changes: once), so a UI that shows errors shows it at once.
-  /// Default: print it to stderr.
+  /// As PacerOptions::on_failure: every failure the window's frames report, on the UI thread;
+  /// each also redraws the window (the draw function's own changes: once). Default: stderr.
   std::function<void(const Failure&)> on_failure;
   /// Called on the UI thread when the window is asked to close (its close button, the window
-  /// manager, request_close()): return true to let it close, false to keep it open (to ask
-  /// about unsaved work first), as Qt's closeEvent can. It may call request_close() again later
-  /// to close after all; a request_close() from inside it does nothing. If it throws, the window
-  /// stays open and the error goes to on_failure (callback_threw). Default: close.
+  /// manager, request_close()): true lets it close, false keeps it open (to ask about unsaved
+  /// work first), as Qt's closeEvent can; request_close() later closes after all (from inside
+  /// it, nothing). If it throws, the window stays open and on_failure gets callback_threw.
+  /// Default: close.
   std::function<bool(Window&)> on_close;
-  /// Called on the UI thread, once in the window's life: as PacerOptions::on_kept_awake
-  /// (frame_pacer.hpp), with the window. Default: a message on stderr that names what keeps
-  /// the window drawing and says how to mark it (Volatile).
+  /// As PacerOptions::on_kept_awake, with the window: once in its life, on the UI thread.
   std::function<void(Window&, const AwakeCause&)> on_kept_awake;
 };
 
 /// Refers to a window without owning it, and knows when the window is gone: EventLoop::add()
 /// returns one, so code that outlives a window (a timer of another window, a worker's
-/// write-back) can check before it touches it. Copyable. Thread: UI thread only.
+/// write-back) can check before it touches it. Copyable.
 class CADENCE_WINDOW_API WindowHandle {
  public:
   /// A handle to no window: get() is nullptr.
   WindowHandle() = default;
   /// The window, or nullptr once it was destroyed (the EventLoop destroys a window after the
-  /// iteration in which it agreed to close). O(1).
+  /// iteration in which it agreed to close).
   Window* get() const noexcept { return life_ ? *life_ : nullptr; }
-  /// True while the window exists. O(1).
+  /// True while the window exists.
   bool is_open() const noexcept { return get() != nullptr; }
   explicit operator bool() const noexcept { return is_open(); }
-  /// The window, or an error: `closed` once it was destroyed (the message names its title),
-  /// `not_found` for a handle to no window. O(1).
+  /// The window, or an error.
+  /// Errors: closed (it was destroyed; the message names its title); not_found (a handle to no window).
   Result<Window*> window() const;
 
  private:
@@ -172,101 +162,106 @@ class CADENCE_WINDOW_API Window {
 
   /// Opens a window (GLFW, or SDL's video subsystem, is started with the first window and shut
   /// down with the last). The ImGui and OpenGL contexts current before the call are current
-  /// again after it, so a window may be opened from another window's draw function.
-  /// Errors, with a message that says what failed and what to do:
-  /// - invalid_argument: a size or duration of `options` outside its documented range, a
-  ///   backend other than the one the windows open now use, or one this build has not
-  ///   (backend_available(); the message names the package that brings it);
-  /// - resource: the window system cannot start (no display: run under one, or headless with
-  ///   xvfb-run), or the window or its OpenGL 3.0 context cannot be created (the window
-  ///   system's reason is included).
+  /// again after it, so a window may be opened from another window's draw function. Each error's
+  /// message says what failed and what to do. invalid_argument: a size or duration of `options`
+  /// out of its range, a backend other than the open windows', or one this build has not
+  /// (backend_available(); the message names the package that brings it). resource: the window
+  /// system cannot start (no display: run under one, or headless with xvfb-run), or the window or
+  /// its OpenGL 3.0 context cannot be created (the window system's reason is included).
+  /// Errors: invalid_argument; resource (see above).
   /// Cost: a window, a GL context and an ImGui context with its font atlas; milliseconds.
   static Result<std::unique_ptr<Window>> create(WindowOptions options, DrawFunction draw);
 
   /// Closes the window: its runtime terminates its threads and joins them (within the runtime's
   /// join deadline), then the ImGui context and the native window (GLFW's or SDL's) go.
+  /// Where: not in its runtime's calls (timer callbacks, write-backs): the process stops with a message.
+  /// Cost: the threads' join, up to the join deadline.
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
 
-  /// The window's runtime: add timers and start threads on it from outside a callback. O(1).
+  /// The window's runtime: add timers and start threads on it from outside a callback.
   WindowRuntime& runtime() noexcept;
-  /// The window system this window runs on. O(1).
+  /// The window system this window runs on.
   WindowBackend backend() const noexcept;
   /// The GLFW window, for what cadence does not wrap (icons, cursors, clipboard); nullptr on
   /// SDL2. Do not replace its user pointer or its input callbacks: the window routes events
-  /// through them. O(1).
+  /// through them.
   GLFWwindow* glfw_window() const noexcept;
   /// The SDL window, for what cadence does not wrap; nullptr on GLFW. The EventLoop takes every
   /// event off SDL's queue and hands each to the window it names: an app that wants SDL events
   /// of its own (its user events, file drops, controllers) sees them with SDL_AddEventWatch,
-  /// which SDL calls as each one is queued. O(1).
+  /// which SDL calls as each one is queued.
   SDL_Window* sdl_window() const noexcept;
-  /// The window's ImGui context (current during its draw function). O(1).
+  /// The window's ImGui context (current during its draw function).
   ImGuiContext* imgui_context() const noexcept;
-  /// Counters since the window opened. O(1).
+  /// Counters since the window opened.
   const WindowStats& stats() const noexcept;
 
   /// True once the window agreed to close (on_close returned true, or there is none) after its
   /// close button, the window manager, an SDL_QUIT event or request_close() asked, or once the
   /// app set GLFW's own close flag (glfwSetWindowShouldClose, which asks no one); the EventLoop
-  /// then destroys it after the current iteration. O(1).
+  /// then destroys it after the current iteration.
   bool should_close() const;
   /// Asks for the window to close, as the close button does: runs on_close now, if there is
-  /// one, and closes unless it says no. Safe from the window's draw function and callbacks.
-  /// Re-entry: from inside on_close it does nothing. Cost: on_close's.
+  /// one, and closes unless it says no.
+  /// Where: anywhere, its draw function and callbacks included; inside on_close it does nothing.
+  /// Errors: none; what on_close throws goes to on_failure (callback_threw), the window stays open.
+  /// Cost: on_close's.
   void request_close();
-  /// A handle that knows when this window is gone. O(1).
+  /// A handle that knows when this window is gone.
   WindowHandle handle() const;
 
   /// One frame for this window: due timers, threads' messages, the change-set, and an ImGui
-  /// frame only if one is owed (frame_pacer.hpp, "When a frame is drawn"). Cost when nothing is
-  /// due and nothing is drawn: the runtime's idle frame (tens of ns, see docs/benchmarks.md) plus two
-  /// context checks; a drawn frame costs what ImGui and OpenGL cost, plus one pass over the
-  /// draw data for the settle check's hash and one over ImGui's windows and held keys.
-  /// Re-entry: a call from inside this window's own frame (its draw function, timer callbacks,
-  /// write-backs) does nothing: the frame running goes on.
-  /// Called from inside another window's frame (its draw function, timer callbacks,
-  /// write-backs), it leaves that window's ImGui and OpenGL contexts current when it returns;
-  /// called from elsewhere, it leaves the ImGui context that was current, and its own OpenGL
-  /// context if it drew (switching OpenGL contexts costs a round trip to the X server with
-  /// SDL, so a frame that draws nothing switches none; timer callbacks and write-backs must
-  /// not count on the window's OpenGL context being current).
+  /// frame only if one is owed (frame_pacer.hpp, "When a frame is drawn"); none once it agreed
+  /// to close. Called from inside another window's frame, it leaves that window's ImGui and
+  /// OpenGL contexts current when it returns; from elsewhere, the ImGui context that was current,
+  /// and its own OpenGL context if it drew (switching OpenGL contexts costs a round trip to the X
+  /// server with SDL, so a frame that draws nothing switches none: timer callbacks and write-backs
+  /// must not count on the window's OpenGL context being current). A drawn frame costs ImGui's and
+  /// OpenGL's work, a pass over the draw data (the settle check) and one over ImGui's windows and
+  /// held keys.
+  /// Where: anywhere; inside its own frame (its draw function, timer callbacks, write-backs), nothing.
+  /// Cost: with nothing due or drawn, the runtime's idle frame (tens of ns) plus two context checks.
   void frame();
   /// How long this window may sleep, measured on its time source: zero while it owes ImGui
   /// frames or input waits, else the sooner of the settle check's next frame and the runtime's
   /// next_wake(); nullopt when nothing at all is scheduled (sleep until input or a worker's
-  /// post). O(1) when nothing changed, else the runtime's next_wake() cost (O(wheel levels)).
+  /// post).
+  /// Cost: O(1) when nothing changed, else the runtime's next_wake() cost (O(wheel levels)).
   std::optional<Duration> next_wake();
-  /// Makes the next frame() build and render an ImGui frame. O(1).
+  /// Makes the next frame() build and render an ImGui frame.
   void request_redraw() noexcept;
 
   /// Shows or hides the window (glfwShowWindow / glfwHideWindow, SDL_ShowWindow /
   /// SDL_HideWindow). While it is hidden or minimized (the window manager tells the window
-  /// system, which tells the window) it draws nothing and
-  /// wakes only for what must go on: its system timers (the caret's blink, ImGui's instants)
-  /// pause, and each app timer follows its Timer::with_when_hidden policy (keep running by
-  /// default, pause, or throttle); a redraw asked for meanwhile is drawn when it is shown. So a
-  /// minimized idle window makes no wake-ups at all. Shown again, it draws at once.
+  /// system, which tells the window) it draws nothing and wakes only for what must go on: its
+  /// system timers (the caret's blink, ImGui's instants) pause, and each app timer follows its
+  /// Timer::with_when_hidden policy (keep running by default, pause, or throttle); a redraw
+  /// asked for meanwhile is drawn when it is shown. So a minimized idle window makes no
+  /// wake-ups at all. Shown again, it draws at once.
+  /// Where: anywhere; from a timer callback or write-back the hidden state follows its frame.
   /// Cost: O(timers) when the state changes (WindowRuntime::set_hidden), else O(1).
   void set_visible(bool visible);
-  /// True while the window is hidden (set_visible(false)) or minimized. O(1).
+  /// True while the window is hidden (set_visible(false)) or minimized.
   bool is_hidden() const noexcept;
 
   /// Shows `text` as a tooltip for the last ImGui item once it has been hovered for
-  /// tooltip_delay; until then arms the tooltip timer (no frames are drawn meanwhile). Call it
-  /// right after the item, from the draw function. Returns true while the tooltip shows. O(1).
+  /// tooltip_delay; until then arms the tooltip timer (no frames are drawn meanwhile). Returns
+  /// true while the tooltip shows.
+  /// Where: its draw function, right after the item.
   bool tooltip(const char* text);
 
   /// The last drawn frame as RGBA pixels, rows top to bottom, in framebuffer pixels; sets
   /// `width` and `height`. Empty (and 0 x 0) before the first drawn frame. It renders the last
   /// frame's ImGui draw data again into the back buffer and reads it back (the app's draw
-  /// function does not run): about one frame's rendering plus width x height x 4 bytes copied.
-  /// The ImGui and OpenGL contexts current before the call are current again after it, so
-  /// another window's draw function or callbacks may call it.
+  /// function does not run). The ImGui and OpenGL contexts current before the call are current
+  /// again after it.
+  /// Cost: about one frame's rendering, plus width x height x 4 bytes copied.
   std::vector<std::uint8_t> read_pixels(int& width, int& height);
-  /// Writes the last drawn frame to a PNG file (see read_pixels for the cost).
-  /// Errors: resource when nothing was drawn yet or the file cannot be written.
+  /// Writes the last drawn frame to a PNG file.
+  /// Errors: resource (nothing was drawn yet, or the file cannot be written).
+  /// Cost: read_pixels', plus the PNG's encoding.
   Status screenshot(const std::string& path);
 
   /// Input for tests and scripted demos, the same on both backends. Position and buttons stick
@@ -284,15 +279,13 @@ class CADENCE_WINDOW_API Window {
   /// blink, as any edit does).
   void inject_char(unsigned int codepoint);
   /// A key event as GLFW reports one, on either backend (with ImGui 1.86, SDL2's backend gets
-  /// the matching scancode):
-  /// `key` a GLFW_KEY_* code (letters, digits, space, F1-F12,
-  /// Escape, Enter, Tab, Backspace, Insert, Delete, arrows, Page Up/Down, Home, End, keypad Enter,
+  /// the matching scancode): `key` a GLFW_KEY_* code (letters, digits, space, F1-F12, Escape,
+  /// Enter, Tab, Backspace, Insert, Delete, arrows, Page Up/Down, Home, End, keypad Enter,
   /// Shift, Control, Alt, Super), `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` the
   /// GLFW_MOD_* bits held. It reaches ImGui as the backend would pass it; a repeat changes nothing
   /// there (ImGui repeats a held key itself, from io.KeyRepeatDelay and KeyRepeatRate). What the
-  /// key does to a text field (an edit, a caret move) restarts the caret's blink. O(1).
-  /// Errors: invalid_argument for a key outside that list, another action, or unknown mod bits;
-  /// nothing is sent and the window is as it was.
+  /// key does to a text field (an edit, a caret move) restarts the caret's blink.
+  /// Errors: invalid_argument (a key outside that list, another action, unknown mod bits): nothing sent.
   Status inject_key(int key, int action, int mods = 0);
   /// The window gaining (true) or losing keyboard focus, as the window system would report it.
   void inject_focus(bool focused);
