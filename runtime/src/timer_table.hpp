@@ -19,7 +19,6 @@
 #include "cadence/timer_status.hpp"
 #include "cadence/window_runtime.hpp"
 #include "due_queue.hpp"
-#include "timer_schedule.hpp"
 
 namespace cadence::detail {
 

@@ -1,7 +1,7 @@
-// timer_schedule: the schedule arithmetic on its own, at its edges: ticks before the origin and
+// The schedule arithmetic (due_queue.hpp) on its own, at its edges: ticks before the origin and
 // at the end of the timeline, slack below, at and above 1 ms, every missed-ticks policy at
 // exact multiples and in between, burst's cap, saturation, and the hidden window's throttle.
-#include "timer_schedule.hpp"
+#include "due_queue.hpp"
 
 #include <gtest/gtest.h>
 

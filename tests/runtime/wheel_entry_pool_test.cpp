@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cadence/detail/wheel_entry_pool.hpp"
+#include "cadence/detail/wheel_core.hpp"
 #include "cadence/timer_wheel.hpp"
 
 namespace cadence {

@@ -1,18 +1,22 @@
 // cadence/detail/wheel_core.hpp: the timing wheel itself, behind TimerWheel (timer_wheel.hpp) and
-// the runtime's timer table. Not part of the API: use TimerWheel. timer_wheel.cpp states the
-// invariants; docs/wheel.md explains the geometry.
+// the runtime's timer table, with the parts it is made of: the occupied-slot bitmaps, the entry
+// pool and the coarse levels' bookkeeping. Not part of the API: use TimerWheel. timer_wheel.cpp
+// states the invariants; docs/wheel.md explains the geometry.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
+#include <iterator>
+#include <memory>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "cadence/detail/ring_bitmap.hpp"
-#include "cadence/detail/wheel_entry_pool.hpp"
-#include "cadence/detail/wheel_level.hpp"
 #include "cadence/export.hpp"
 #include "cadence/timer_queue.hpp"
 
@@ -30,6 +34,353 @@ struct WheelStats {
 };
 
 namespace detail {
+
+// ---- RingBitmap: the occupied slots of a level --------------------------------------------------
+//
+// Which slots of a wheel level hold timers: one bit per slot plus one summary bit per 64-bit
+// word, so "the first occupied slot at or after p, wrapping around" costs a few word reads
+// whatever the number of timers: at most two masked words of the bitmap and a walk over
+// kBits / 4096 summary words. Storage comes zeroed from calloc, so a level nobody uses costs
+// address space, not memory.
+
+struct FreeDeleter {
+  void operator()(void* p) const noexcept { std::free(p); }
+};
+
+/// Allocates `count` zeroed objects of a trivial type. Throws std::bad_alloc on failure.
+template <class T>
+std::unique_ptr<T[], FreeDeleter> zeroed_array(std::size_t count) {
+  void* p = std::calloc(count, sizeof(T));
+  if (p == nullptr) throw std::bad_alloc();
+  return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
+}
+
+template <std::uint32_t kBits>
+class RingBitmap {
+  static_assert(kBits >= 64 && std::has_single_bit(kBits), "a ring has a power-of-two size >= 64");
+  static constexpr std::uint32_t kWords = kBits / 64;
+  static constexpr std::uint32_t kSummaryWords = (kWords + 63) / 64;
+
+ public:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+
+  RingBitmap() : words_(zeroed_array<std::uint64_t>(kWords)) {}
+
+  void set(std::uint32_t i) noexcept {
+    words_[i / 64] |= bit(i);
+    summary_[i / 4096] |= bit(i / 64);
+  }
+  void clear(std::uint32_t i) noexcept {
+    std::uint64_t& w = words_[i / 64];
+    w &= ~bit(i);
+    if (w == 0) summary_[i / 4096] &= ~bit(i / 64);
+  }
+  bool test(std::uint32_t i) const noexcept { return (words_[i / 64] & bit(i)) != 0; }
+
+  /// The first set slot in circular order starting at `from` (which may itself be set), or kNone.
+  std::uint32_t find_from(std::uint32_t from) const noexcept {
+    from &= kBits - 1;
+    const std::uint32_t w0 = from / 64;
+    const std::uint64_t head = words_[w0] & (~std::uint64_t{0} << (from % 64));
+    if (head != 0) return w0 * 64 + static_cast<std::uint32_t>(std::countr_zero(head));
+    // Words after w0, then words 0..w0 (the low part of w0 holds slots before `from`, which
+    // come last in circular order).
+    std::uint32_t w = next_word(w0 + 1, kWords);
+    if (w == kNone) w = next_word(0, w0 + 1);
+    if (w == kNone) return kNone;
+    return w * 64 + static_cast<std::uint32_t>(std::countr_zero(words_[w]));
+  }
+
+ private:
+  static constexpr std::uint64_t bit(std::uint32_t i) noexcept { return std::uint64_t{1} << (i % 64); }
+
+  /// The first non-empty word in [begin, end), or kNone; uses the summary.
+  std::uint32_t next_word(std::uint32_t begin, std::uint32_t end) const noexcept {
+    for (std::uint32_t s = begin / 64; s * 64 < end && s < kSummaryWords; ++s) {
+      std::uint64_t bits = summary_[s];
+      if (s == begin / 64) bits &= ~std::uint64_t{0} << (begin % 64);
+      if (bits == 0) continue;
+      const std::uint32_t w = s * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+      return w < end ? w : kNone;
+    }
+    return kNone;
+  }
+
+  std::unique_ptr<std::uint64_t[], FreeDeleter> words_;
+  std::uint64_t summary_[kSummaryWords] = {};
+};
+
+// ---- WheelEntryPool: the entries ----------------------------------------------------------------
+//
+// An entry is split in two, because the operations that run all the time (schedule, cancel,
+// unlinking a neighbour) touch only list links:
+// - hot, 12 bytes: the two list links and a tag that packs a 28-bit generation with the entry's
+//   level. 100,000 of them fit in 1.2 MB, inside a core's L2 cache.
+// - cold, 16 bytes: the deadline and the caller's token, read when a timer fires, moves down a
+//   level, or is cancelled from a coarse level.
+// Entries live in chunks of 4096 that never move, so growing copies nothing and wastes at most
+// one partly used chunk: 28 bytes per timer, plus 520 bytes of free bits per chunk.
+//
+// Free entries are not a linked list. The entry freed last is kept by itself, for the common
+// cancel-then-schedule; the others are bits in a bitmap (one per entry, one summary word per
+// chunk, one bit per chunk), and the lowest is handed out first, 64 at a time. A list would
+// hand out entries in the order they were freed: after a batch of cancels in random order,
+// every schedule would wait for a cache miss to learn the next free entry. In index order the
+// next schedules write neighbouring entries instead, and no schedule waits on the one before
+// (docs/wheel.md, "Churn", has the measurements).
+//
+// Links are 32-bit. An index names an entry; a value with the top bit set marks the end of a
+// slot's list and names the slot, so unlinking the first or last entry finds the slot without
+// reading the deadline. Index 0 is never used, so 0 means "none" and is never a valid id.
+//
+// Ids are (generation << 32) | index. A generation that reaches its maximum retires its entry
+// for good instead of wrapping, so no id can ever come back to life.
+
+inline constexpr std::uint32_t kNil = 0;
+inline constexpr std::uint32_t kEndBit = 0x80000000u;  // link value = kEndBit | slot
+inline constexpr std::uint32_t kLevelFree = 15;        // tag level of a free entry
+inline constexpr std::uint32_t kLevelRetired = 14;
+inline constexpr std::uint32_t kMaxGeneration = (std::uint32_t{1} << 28) - 1;
+
+inline constexpr bool is_end(std::uint32_t link) noexcept { return (link & kEndBit) != 0; }
+inline constexpr std::uint32_t end_of(std::uint32_t slot) noexcept { return kEndBit | slot; }
+inline constexpr std::uint32_t slot_of_end(std::uint32_t link) noexcept { return link & ~kEndBit; }
+
+struct WheelLinks {
+  std::uint32_t next;
+  std::uint32_t prev;
+  std::uint32_t tag;  // generation << 4 | level
+
+  std::uint32_t generation() const noexcept { return tag >> 4; }
+  std::uint32_t level() const noexcept { return tag & 15u; }
+  void set_level(std::uint32_t level) noexcept { tag = (tag & ~15u) | level; }
+};
+
+struct WheelPayload {
+  std::int64_t deadline_ms;
+  std::uint64_t token;
+};
+
+class WheelEntryPool {
+ public:
+  static constexpr std::uint32_t kChunkBits = 12;
+  static constexpr std::uint32_t kChunkSize = std::uint32_t{1} << kChunkBits;
+  static constexpr std::uint32_t kMaxEntries = kEndBit - kChunkSize;
+
+  WheelLinks& links(std::uint32_t i) noexcept { return chunks_[i >> kChunkBits]->links[i & (kChunkSize - 1)]; }
+  const WheelLinks& links(std::uint32_t i) const noexcept {
+    return chunks_[i >> kChunkBits]->links[i & (kChunkSize - 1)];
+  }
+  WheelPayload& payload(std::uint32_t i) noexcept { return chunks_[i >> kChunkBits]->payload[i & (kChunkSize - 1)]; }
+  const WheelPayload& payload(std::uint32_t i) const noexcept {
+    return chunks_[i >> kChunkBits]->payload[i & (kChunkSize - 1)];
+  }
+
+  /// An entry with generation >= 1: the entry freed last if it is still kept aside, else the
+  /// next of the 64-entry word of free entries being handed out, else the lowest free word's
+  /// lowest entry, else a fresh one. Throws
+  /// std::length_error past kMaxEntries timers, std::bad_alloc when memory runs out; either
+  /// way the pool is unchanged.
+  std::uint32_t allocate() {
+    if (last_freed_ != kNil) {
+      const std::uint32_t i = last_freed_;
+      last_freed_ = kNil;
+      return i;
+    }
+    if (taking_ == 0 && free_count_ > 0) check_out_lowest_free_word();
+    if (taking_ != 0) {
+      const auto bit = static_cast<std::uint32_t>(std::countr_zero(taking_));
+      taking_ &= taking_ - 1;
+      return taking_base_ | bit;
+    }
+    if (used_ == capacity()) grow();
+    const std::uint32_t i = used_++;
+    links(i) = WheelLinks{kNil, kNil, (1u << 4) | kLevelFree};
+    return i;
+  }
+
+  /// Returns entry `i` to the pool and bumps its generation, so its old id goes stale.
+  void release(std::uint32_t i) noexcept {
+    WheelLinks& e = links(i);
+    const std::uint32_t generation = e.generation();
+    if (generation == kMaxGeneration) {
+      e.tag = (generation << 4) | kLevelRetired;  // never handed out again
+      return;
+    }
+    e.tag = ((generation + 1) << 4) | kLevelFree;
+    if (last_freed_ != kNil) mark_free(last_freed_);  // the one before goes to the bitmap
+    last_freed_ = i;
+  }
+
+  /// The index of the entry if `id` names a live one, else kNil. O(1); reads one hot entry.
+  std::uint32_t find_live(std::uint64_t id) const noexcept {
+    const auto index = static_cast<std::uint32_t>(id);
+    if (index == kNil || index >= used_) return kNil;
+    const WheelLinks& e = links(index);
+    if (e.generation() != static_cast<std::uint32_t>(id >> 32) || e.level() >= kLevelRetired) return kNil;
+    return index;
+  }
+
+  std::uint64_t id_of(std::uint32_t index) const noexcept {
+    return (std::uint64_t{links(index).generation()} << 32) | index;
+  }
+
+  std::size_t memory_bytes() const noexcept { return chunks_.size() * (sizeof(Chunk) + sizeof(void*)); }
+
+ private:
+  /// Sets entry i's bit in the bitmaps.
+  void mark_free(std::uint32_t i) noexcept {
+    Chunk& c = *chunks_[i >> kChunkBits];
+    const std::uint32_t at = i & (kChunkSize - 1);
+    c.free_bits[at / 64] |= std::uint64_t{1} << (at % 64);
+    c.free_words |= std::uint64_t{1} << (at / 64);
+    const std::uint32_t chunk = i >> kChunkBits;
+    chunks_with_free_[chunk / 64] |= std::uint64_t{1} << (chunk % 64);
+    if (chunk / 64 < first_free_word_) first_free_word_ = chunk / 64;
+    ++free_count_;
+  }
+
+  struct Chunk {
+    WheelLinks links[kChunkSize];
+    WheelPayload payload[kChunkSize];
+    std::uint64_t free_bits[kChunkSize / 64];  // bit: the entry is free
+    std::uint64_t free_words;                  // bit w: free_bits[w] != 0
+  };
+
+  std::uint32_t capacity() const noexcept { return static_cast<std::uint32_t>(chunks_.size()) * kChunkSize; }
+  void grow() {
+    if (capacity() >= kMaxEntries) throw std::length_error("TimerWheel: more than 2^31 - 4096 timers pending");
+    chunks_.reserve(chunks_.size() + 1);  // may throw; nothing changed yet
+    if (chunks_.size() % 64 == 0) chunks_with_free_.reserve(chunks_.size() / 64 + 1);
+    auto chunk = std::make_unique_for_overwrite<Chunk>();
+    std::fill(std::begin(chunk->free_bits), std::end(chunk->free_bits), std::uint64_t{0});
+    chunk->free_words = 0;
+    chunks_.push_back(std::move(chunk));
+    if (chunks_.size() > chunks_with_free_.size() * 64) chunks_with_free_.push_back(0);
+    if (used_ == 0) used_ = 1;  // index 0 stays unused: kNil
+  }
+  /// Takes the lowest word of free bits off the bitmaps into taking_; free_count_ > 0.
+  void check_out_lowest_free_word() noexcept {
+    while (chunks_with_free_[first_free_word_] == 0) ++first_free_word_;
+    std::uint64_t& chunk_bits = chunks_with_free_[first_free_word_];
+    const std::uint32_t chunk = first_free_word_ * 64 + static_cast<std::uint32_t>(std::countr_zero(chunk_bits));
+    Chunk& c = *chunks_[chunk];
+    const auto word = static_cast<std::uint32_t>(std::countr_zero(c.free_words));
+    taking_ = c.free_bits[word];
+    taking_base_ = (chunk << kChunkBits) | (word * 64);
+    free_count_ -= static_cast<std::uint32_t>(std::popcount(taking_));
+    c.free_bits[word] = 0;
+    c.free_words &= c.free_words - 1;
+    if (c.free_words == 0) chunk_bits &= ~(std::uint64_t{1} << (chunk % 64));
+  }
+
+  std::vector<std::unique_ptr<Chunk>> chunks_;
+  std::vector<std::uint64_t> chunks_with_free_;  // bit c: chunk c has a free entry
+  std::uint32_t used_ = 0;                       // entries handed out at least once, plus index 0
+  std::uint32_t last_freed_ = kNil;              // the entry freed last, when not in the bitmaps
+  std::uint32_t free_count_ = 0;                 // bits set in the bitmaps
+  std::uint64_t taking_ = 0;                     // free entries checked out, handed out lowest first
+  std::uint32_t taking_base_ = 0;                // the index of taking_'s bit 0
+  std::uint32_t first_free_word_ = 0;            // no word of chunks_with_free_ before it is set
+};
+
+// ---- WheelLevel: one coarse level ---------------------------------------------------------------
+//
+// A coarse level has 128 blocks. Its entries sit in the wheel's slot lists; beside them the
+// level keeps, per block, how many entries it holds, its earliest deadline and how many entries
+// share that deadline (so the wheel's next_fire() is exact), a bitmap of the occupied blocks,
+// and where the walk that moves its front block down a level stands. timer_wheel.cpp says when
+// blocks move; this type only keeps the counts straight.
+
+/// One block of a coarse level: the entries due within its width.
+struct CoarseBlock {
+  std::uint32_t count = 0;
+  std::uint32_t min_count = 0;  ///< entries at min_ms; 0 with count > 0 means "relearn it"
+  std::int64_t min_ms = 0;
+  /// True when the earliest deadline must be relearned by walking the block's list.
+  bool min_unknown() const noexcept { return count > 0 && min_count == 0; }
+};
+
+/// Where the walk moving one block down a level stands.
+struct BlockDrain {
+  std::int64_t block = -1;      ///< the block being moved; -1 when none
+  std::uint32_t cursor = kNil;  ///< the next entry to move (walking from the tail); kNil: the tail
+  bool skipped = false;         ///< the walk left earliest-deadline entries behind the cursor
+  std::int64_t progress_ms = 0; ///< how far in time the moving has got
+};
+
+class WheelLevel {
+ public:
+  static constexpr std::uint32_t kBits = 7;
+  static constexpr std::uint32_t kBlocks = std::uint32_t{1} << kBits;
+
+  CoarseBlock& block(std::uint32_t index) noexcept { return blocks_[index]; }
+  const CoarseBlock& block(std::uint32_t index) const noexcept { return blocks_[index]; }
+  bool occupied(std::uint32_t index) const noexcept { return occupied_.test(index); }
+  /// Entries on the level.
+  std::uint64_t count() const noexcept { return count_; }
+
+  /// An entry due at `deadline_ms` joined block `index`.
+  void added(std::uint32_t index, std::int64_t deadline_ms) noexcept {
+    CoarseBlock& b = blocks_[index];
+    if (b.count == 0 || deadline_ms < b.min_ms) {
+      b.min_ms = deadline_ms;
+      b.min_count = 1;
+    } else if (deadline_ms == b.min_ms) {
+      ++b.min_count;
+    }
+    ++b.count;
+    ++count_;
+    occupied_.set(index);
+  }
+
+  /// An entry due at `deadline_ms` left block `index`. Removing the last entry at the earliest
+  /// deadline leaves it unknown, to be relearned when asked.
+  void removed(std::uint32_t index, std::int64_t deadline_ms) noexcept {
+    CoarseBlock& b = blocks_[index];
+    --b.count;
+    --count_;
+    if (b.count == 0) {
+      occupied_.clear(index);
+      b.min_count = 0;
+    } else if (deadline_ms == b.min_ms && b.min_count > 0) {
+      --b.min_count;
+    }
+  }
+
+  /// The first occupied block after block `current` (the one time is in), wrapping around the
+  /// ring; `none` when the level is empty.
+  std::int64_t front_block(std::int64_t current, std::int64_t none) const noexcept {
+    const auto from = static_cast<std::uint32_t>(static_cast<std::uint64_t>(current + 1) & (kBlocks - 1));
+    const std::uint32_t index = occupied_.find_from(from);
+    if (index == RingBitmap<kBlocks>::kNone) return none;
+    return current + 1 + ((index - from) & (kBlocks - 1));
+  }
+
+  BlockDrain& drain() noexcept { return drain_; }
+  /// Starts moving `block` down, its window opening at `start_ms`, unless that walk is under way.
+  void begin_drain(std::int64_t block, std::int64_t start_ms) noexcept {
+    if (drain_.block != block) drain_ = BlockDrain{block, kNil, false, start_ms};
+  }
+  /// The block has moved down whole.
+  void end_drain() noexcept { drain_ = BlockDrain{}; }
+  /// Walks must leave entries of one deadline in tail-to-head order: a walk that skipped some
+  /// starts again at the tail.
+  void restart_walk_if_skipped() noexcept {
+    if (drain_.skipped) {
+      drain_.cursor = kNil;
+      drain_.skipped = false;
+    }
+  }
+
+ private:
+  CoarseBlock blocks_[kBlocks];
+  RingBitmap<kBlocks> occupied_;
+  std::uint64_t count_ = 0;
+  BlockDrain drain_;
+};
+
+// ---- WheelCore: the wheel -----------------------------------------------------------------------
 
 class CADENCE_RUNTIME_API WheelCore {
  public:
@@ -154,7 +505,7 @@ class CADENCE_RUNTIME_API WheelCore {
   WheelStats stats_;
 };
 
-// ---- inline fast paths: the calls an event loop makes every frame ----------------------------
+// ---- inline fast paths: the calls an event loop makes every frame -------------------------------
 
 inline void WheelCore::link_back(std::uint32_t slot, std::uint32_t i) noexcept {
   SlotEnds& s = ends_[slot];
