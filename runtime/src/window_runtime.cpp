@@ -483,7 +483,15 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
 ApplyReport WindowRuntime::apply(ChangeSet changes) {
   ApplyReport report;
   if (!impl_->usable()) {
-    const std::size_t dropped = changes.changes().size();
+    // The errors a frame recorded are passed on; every other change is dropped, and counted.
+    std::size_t dropped = 0;
+    for (const Change& c : changes.changes()) {
+      if (const auto* e = std::get_if<FrameError>(&c)) {
+        report.failures.push_back(Failure{TimerId{}, e->error});
+      } else {
+        ++dropped;
+      }
+    }
     if (dropped == 0) return report;
     const Status s = impl_->refusal();
     report.failures.push_back(Failure{TimerId{}, Error{s.error().code, s.error().message + "; " +
@@ -521,6 +529,7 @@ ApplyReport WindowRuntime::apply(ChangeSet changes) {
 }
 
 ApplyReport WindowRuntime::poll(Instant frame_start) {
+  if (!impl_->usable()) return ApplyReport{.failures = {Failure{TimerId{}, impl_->refusal().error()}}};
   ChangeSet changes;
   run_timers(frame_start, changes);
   run_threads(changes);

@@ -181,6 +181,7 @@ TEST_P(ReentryTest, CapturesThatCallTheRuntimeWhileItIsDestroyed) {
   ASSERT_TRUE(rt.add_timer(other, logged("other").with_delay(1s).with_interval(1s)).ok());
   std::vector<Status> seen;
   std::vector<bool> queries;
+  std::vector<ApplyReport> polls;
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(rt.add_timer(TimerId::unique(), guarded(Timer::every(1s, [](TimerCallbackInfo&) {}), [&] {
                                 seen.push_back(rt.remove_timer(other));
@@ -194,6 +195,7 @@ TEST_P(ReentryTest, CapturesThatCallTheRuntimeWhileItIsDestroyed) {
                                 changes.add_timer(TimerId::unique(), logged("late"));
                                 const ApplyReport r = rt.apply(std::move(changes));
                                 queries.push_back(r.failures.size() == 1 && r.failures[0].error.code == Errc::closed);
+                                polls.push_back(rt.poll(rt.now()));
                               }))
                     .ok());
   }
@@ -210,6 +212,13 @@ TEST_P(ReentryTest, CapturesThatCallTheRuntimeWhileItIsDestroyed) {
     EXPECT_TRUE(queries[i + 2]);
     EXPECT_TRUE(queries[i + 3]);
   }
+  ASSERT_EQ(polls.size(), 3u);
+  for (const ApplyReport& p : polls) {
+    ASSERT_EQ(p.failures.size(), 1u) << "poll() ran nothing and says why, once";
+    EXPECT_EQ(p.failures[0].error.code, Errc::closed);
+    EXPECT_EQ(p.failures[0].error.message.find("dropped"), std::string::npos)
+        << "poll() had no changes to drop: " << p.failures[0].error.message;
+  }
   EXPECT_TRUE(runs.empty());
 }
 
@@ -222,7 +231,7 @@ TEST_P(ReentryTest, EveryCallFromAnotherThreadIsRefusedOrAnsweredAsEmpty) {
   CallbackContext ui_context = runtime.context(from_ui);
   std::vector<Status> refused;
   std::vector<bool> empty;
-  ApplyReport applied, polled;
+  ApplyReport applied, polled, own_frame_applied;
   ChangeSet frame_changes;
   const TimeSource* source_seen = nullptr;  // time_source(): "Thread: any (it never changes)"
   std::thread other([&] {
@@ -252,6 +261,10 @@ TEST_P(ReentryTest, EveryCallFromAnotherThreadIsRefusedOrAnsweredAsEmpty) {
     mine.add_timer(TimerId::unique(), logged("stray"));
     applied = runtime.apply(std::move(mine));
     polled = runtime.poll(runtime.now());
+    ChangeSet own_frame;
+    runtime.run_timers(runtime.now(), own_frame);
+    own_frame.add_timer(TimerId::unique(), logged("stray"));
+    own_frame_applied = runtime.apply(std::move(own_frame));
   });
   other.join();
   ASSERT_EQ(refused.size(), 13u);
@@ -267,6 +280,13 @@ TEST_P(ReentryTest, EveryCallFromAnotherThreadIsRefusedOrAnsweredAsEmpty) {
   EXPECT_NE(applied.failures[0].error.message.find("1 changes were dropped"), std::string::npos);
   ASSERT_EQ(polled.failures.size(), 1u) << "poll() ran nothing and says why";
   EXPECT_EQ(polled.failures[0].error.code, Errc::wrong_thread);
+  EXPECT_EQ(polled.failures[0].error.message.find("dropped"), std::string::npos) << polled.failures[0].error.message;
+  ASSERT_EQ(own_frame_applied.failures.size(), 2u) << "the frame's error, then the one change dropped";
+  EXPECT_EQ(own_frame_applied.failures[0].error.code, Errc::wrong_thread);
+  EXPECT_EQ(own_frame_applied.failures[0].error.message.find("dropped"), std::string::npos)
+      << own_frame_applied.failures[0].error.message;
+  EXPECT_NE(own_frame_applied.failures[1].error.message.find("; 1 changes were dropped"), std::string::npos)
+      << own_frame_applied.failures[1].error.message;
   EXPECT_TRUE(from_ui.empty()) << "the context recorded nothing";
   // The frame pieces called from the other thread reported why they did nothing.
   const ApplyReport report = runtime.apply(std::move(frame_changes));

@@ -109,6 +109,31 @@ TEST(EventLoopTest, RunOnceFromInsideAnIterationDoesNothing) {
   EXPECT_EQ(loop.window_count(), 0u);
 }
 
+TEST(EventLoopTest, RunAndRunForFromInsideAnIterationReturnAtOnce) {
+  ManualClock clock;
+  EventLoop loop;
+  int frames = 0;
+  bool returned = false;
+  std::chrono::steady_clock::duration nested_took{};
+  auto w = open_window(test_options(&clock), [&](Window& self, CallbackContext&) {
+    if (++frames > 1) return;
+    loop.stop();  // the outer run() ends after this iteration, whatever the nested calls do
+    const auto start = std::chrono::steady_clock::now();
+    loop.run_for(100s);  // would spin for its whole duration
+    loop.run();          // would never return
+    nested_took = std::chrono::steady_clock::now() - start;
+    returned = true;
+    self.request_redraw();  // one more frame wanted: only stop() ends the outer run
+  });
+  ASSERT_TRUE(w);
+  loop.add(std::move(w));
+  loop.run();
+  EXPECT_TRUE(returned);
+  EXPECT_LT(nested_took, 100s) << "run_for() inside an iteration ran for its duration";
+  EXPECT_EQ(frames, 1) << "the stop() asked for before the nested calls still ended the outer run";
+  EXPECT_EQ(loop.window_count(), 1u);
+}
+
 TEST(EventLoopRunUntilTest, RunsUntilAWorkersResultIsOnTheScreen) {
   EventLoop loop;
   int shown = 0;  // what the last drawn frame showed

@@ -76,12 +76,14 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
 }
 
 void EventLoop::run() {
+  if (iterating_) return;  // a run inside the running iteration would never end
   stopped_ = false;
   while (!stopped_ && run_once()) {
   }
 }
 
 void EventLoop::run_for(Duration duration) {
+  if (iterating_) return;  // it would spin: each run_once() inside one returns at once
   stopped_ = false;
   // A century is "for ever" and keeps the sum below the clock's overflow.
   const auto end = std::chrono::steady_clock::now() + std::min(duration, Duration{std::chrono::hours(24 * 365 * 100)});

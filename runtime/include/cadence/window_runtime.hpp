@@ -180,11 +180,14 @@ class CADENCE_RUNTIME_API WindowRuntime : public Controls {
   /// Applies a frame's changes in order.
   /// Where: inside a frame the changes join the running frame's set (report.deferred counts
   /// them), whose apply() carries them out; anywhere else at once. While the runtime is
-  /// destroyed nothing is applied: one `closed` failure says how many changes were dropped.
+  /// destroyed, or off the UI thread, nothing is applied: the set's frame errors are reported,
+  /// and one `closed` (or wrong_thread) failure says how many changes were dropped.
   /// Errors: each failed change in report.failures. Cost: O(changes).
   ApplyReport apply(ChangeSet changes);
   /// One whole frame: run_timers(frame_start), run_threads() and apply(); returns the report.
-  /// Where: inside a frame or apply() it runs nothing and reports the two reentrant_calls.
+  /// Where: inside a frame or apply() it runs nothing and reports the two reentrant_calls;
+  /// while the runtime is destroyed, or off the UI thread, it runs nothing and reports one
+  /// failure (closed, or wrong_thread) that says why.
   ApplyReport poll(Instant frame_start);
 
   /// How long the loop may sleep from `now`: nullopt when nothing is scheduled (a worker's post

@@ -53,13 +53,13 @@ class CADENCE_WINDOW_API EventLoop {
   /// destroyed at once).
   WindowHandle add(std::unique_ptr<Window> window);
   /// Runs until every window has closed or stop() was called.
-  /// Where: not inside an iteration (each run_once() there does nothing, so it never returns).
+  /// Where: anywhere; inside an iteration it returns at once and leaves a stop() in force.
   /// Cost: the iterations.
   void run();
   /// Runs for `duration` of steady_clock time (not the windows' time sources), or until every
   /// window has closed or stop() was called; no wait goes past the end. A duration <= 0 returns
   /// at once; one above a century counts as a century.
-  /// Where: not inside an iteration (there it runs nothing and spins until `duration` passes).
+  /// Where: anywhere; inside an iteration it returns at once and leaves a stop() in force.
   /// Cost: the iterations.
   void run_for(Duration duration);
   /// Waits once (at most `max_wait`, if given), then runs a frame for each window and destroys
