@@ -3,7 +3,6 @@
 // "ballast" timers due long after the advance, which change the count and so the path: damage
 // and a killed process must leave each where the header says.
 #include <gtest/gtest.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -13,6 +12,7 @@
 #include "advance_plan.hpp"
 #include "cadence/shared_timing_wheel.hpp"
 #include "shared_wheel_layout.hpp"
+#include "shared_wheel_scribbler.hpp"
 
 namespace cadence {
 namespace {
@@ -22,34 +22,12 @@ using Payloads = std::vector<std::uint64_t>;
 
 // ---- both paths, damaged ------------------------------------------------------------------------
 
-constexpr std::uint32_t kSlots = 64;
-constexpr std::uint32_t kCapacity = 64;
-constexpr std::int64_t kTicks = 2 * kSlots;  // two rotations: walked when busy, swept when idle
+constexpr std::uint32_t kAdvanceSlots = 64;
+constexpr std::uint32_t kAdvanceCapacity = 64;
+constexpr std::int64_t kTicks = 2 * kAdvanceSlots;  // two rotations: walked when busy, swept when idle
 constexpr std::int64_t kBallastDelay = 1001;  // bucket 41, long after the advance
 
-// The test's own mapping of a memfd wheel: the bytes as another process would see them.
-class Scribbler {
- public:
-  explicit Scribbler(int fd) : size_(detail::mapping_bytes(kSlots, kCapacity)) {
-    base_ = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  }
-  ~Scribbler() {
-    if (base_ != MAP_FAILED) ::munmap(base_, size_);
-  }
-  Scribbler(const Scribbler&) = delete;
-  Scribbler& operator=(const Scribbler&) = delete;
-  bool ok() const { return base_ != MAP_FAILED; }
-  std::uint32_t& head(std::uint32_t slot) const {
-    return reinterpret_cast<std::uint32_t*>(static_cast<char*>(base_) + detail::heads_offset())[slot];
-  }
-  detail::SharedNode& node(std::uint32_t link) const {
-    return reinterpret_cast<detail::SharedNode*>(static_cast<char*>(base_) + detail::nodes_offset(kSlots))[link - 1];
-  }
-
- private:
-  std::size_t size_;
-  void* base_;
-};
+using testing::Scribbler;
 
 std::uint32_t link_of(SharedTimerId id) { return static_cast<std::uint32_t>(id.value & 0xffff'ffffu); }
 
@@ -60,7 +38,7 @@ struct Twin {
   std::vector<SharedTimerId> p;  // P1, P2, P3
 };
 Twin make_twin(const char* name, int ballast) {
-  auto w = SharedTimingWheel::memfd(name, kSlots, kCapacity);
+  auto w = SharedTimingWheel::memfd(name, kAdvanceSlots, kAdvanceCapacity);
   EXPECT_TRUE(w.ok());
   Twin t{std::move(*w), {}};
   for (const std::int64_t delay : {1, 5, 9}) t.p.push_back(*t.wheel.add(delay, static_cast<std::uint64_t>(delay)));
@@ -93,10 +71,10 @@ Outcome advance_once(SharedTimingWheel& w) {
 TEST(SharedWheelAdvanceDamageTest, ABadHeadLosesNothingWalkedOrSwept) {
   Twin walk = make_twin("walk", kWalkBallast);
   Twin sweep = make_twin("sweep", kSweepBallast);
-  ASSERT_TRUE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kSlots, walk.wheel.count()));
-  ASSERT_FALSE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kSlots, sweep.wheel.count()));
+  ASSERT_TRUE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kAdvanceSlots, walk.wheel.count()));
+  ASSERT_FALSE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kAdvanceSlots, sweep.wheel.count()));
   for (Twin* t : {&walk, &sweep}) {
-    Scribbler s(t->wheel.memfd());
+    Scribbler s(t->wheel.memfd(), kAdvanceSlots, kAdvanceCapacity);
     ASSERT_TRUE(s.ok());
     s.head(40) = 0xffff'ffffu;
   }
@@ -124,10 +102,10 @@ TEST(SharedWheelAdvanceDamageTest, ABadHeadLosesNothingWalkedOrSwept) {
 TEST(SharedWheelAdvanceDamageTest, DamageMetWhileFiringLeavesTheClockAtTheLastTickDoneWalkedOrSwept) {
   Twin walk = make_twin("walk-prev", kWalkBallast);
   Twin sweep = make_twin("sweep-prev", kSweepBallast);
-  ASSERT_TRUE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kSlots, walk.wheel.count()));
-  ASSERT_FALSE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kSlots, sweep.wheel.count()));
+  ASSERT_TRUE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kAdvanceSlots, walk.wheel.count()));
+  ASSERT_FALSE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kAdvanceSlots, sweep.wheel.count()));
   for (Twin* t : {&walk, &sweep}) {
-    Scribbler s(t->wheel.memfd());
+    Scribbler s(t->wheel.memfd(), kAdvanceSlots, kAdvanceCapacity);
     ASSERT_TRUE(s.ok());
     s.node(link_of(t->p[1])).prev = link_of(t->p[0]);
   }
@@ -168,8 +146,8 @@ struct HookGuard {
 TEST(SharedWheelAdvanceDamageTest, AKilledAdvanceLeavesTheClockWhereTheWalkWouldWhenSwept) {
   Twin walk = make_twin("walk-hook", kWalkBallast);
   Twin sweep = make_twin("sweep-hook", kSweepBallast);
-  ASSERT_TRUE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kSlots, walk.wheel.count()));
-  ASSERT_FALSE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kSlots, sweep.wheel.count()));
+  ASSERT_TRUE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kAdvanceSlots, walk.wheel.count()));
+  ASSERT_FALSE(walk_is_cheaper(static_cast<std::uint64_t>(kTicks), kAdvanceSlots, sweep.wheel.count()));
   std::vector<std::uint64_t> seen_walk, seen_sweep;
   Outcome a, b;
   {

@@ -5,7 +5,6 @@
 // moved-from object says it holds no wheel.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 
 #include "cadence/shared_timing_wheel.hpp"
 #include "shared_wheel_layout.hpp"
+#include "shared_wheel_scribbler.hpp"
 
 namespace cadence {
 namespace {
@@ -28,30 +28,7 @@ using detail::SharedNode;
 constexpr std::uint32_t kSlots = 16;
 constexpr std::uint32_t kCapacity = 32;
 
-/// The test's own view of a wheel's memfd: the bytes as another process would map them.
-class Scribbler {
- public:
-  explicit Scribbler(int fd, std::uint32_t slots = kSlots, std::uint32_t capacity = kCapacity)
-      : slots_(slots), size_(detail::mapping_bytes(slots, capacity)) {
-    base_ = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  }
-  ~Scribbler() {
-    if (base_ != MAP_FAILED) ::munmap(base_, size_);
-  }
-  bool ok() const { return base_ != MAP_FAILED; }
-  SharedHeader& header() const { return *static_cast<SharedHeader*>(base_); }
-  std::uint32_t& head(std::uint32_t slot) const {
-    return reinterpret_cast<std::uint32_t*>(static_cast<char*>(base_) + detail::heads_offset())[slot];
-  }
-  SharedNode& node(std::uint32_t link) const {
-    return reinterpret_cast<SharedNode*>(static_cast<char*>(base_) + detail::nodes_offset(slots_))[link - 1];
-  }
-
- private:
-  std::uint32_t slots_;
-  std::size_t size_;
-  void* base_;
-};
+using testing::Scribbler;
 
 struct Damage {
   std::string what;
@@ -128,7 +105,7 @@ TEST(SharedWheelDamageTest, EveryFieldDamagedInTurnNeverTakesAnOperationOutOfBou
   for (const Damage& damage : damages()) {
     SCOPED_TRACE(damage.what);
     PopulatedFile p = populate_file();
-    Scribbler scribbler(p.wheel.memfd());
+    Scribbler scribbler(p.wheel.memfd(), kSlots, kCapacity);
     ASSERT_TRUE(scribbler.ok());
     damage.apply(scribbler);
     int corrupt = 0;
@@ -166,7 +143,7 @@ TEST(SharedWheelDamageTest, EveryFieldDamagedInTurnNeverTakesAnOperationOutOfBou
 
 TEST(SharedWheelDamageTest, ADamagedLinkIsReportedOnceAndTheRebuiltWheelKeepsItsTimers) {
   PopulatedFile p = populate_file();
-  Scribbler scribbler(p.wheel.memfd());
+  Scribbler scribbler(p.wheel.memfd(), kSlots, kCapacity);
   ASSERT_TRUE(scribbler.ok());
   const std::uint32_t pending = p.wheel.count();
   scribbler.header().free_head = 0xffff'ffffu;
@@ -185,7 +162,7 @@ TEST(SharedWheelDamageTest, ADamagedLinkIsReportedOnceAndTheRebuiltWheelKeepsIts
 
 TEST(SharedWheelDamageTest, ACancelMeetingADamagedListStillCancels) {
   PopulatedFile p = populate_file();
-  Scribbler scribbler(p.wheel.memfd());
+  Scribbler scribbler(p.wheel.memfd(), kSlots, kCapacity);
   ASSERT_TRUE(scribbler.ok());
   const SharedTimerId victim = p.ids[1];
   const std::uint32_t link = static_cast<std::uint32_t>(victim.value & 0xffff'ffffu);
