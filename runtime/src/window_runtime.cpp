@@ -483,11 +483,14 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
 ApplyReport WindowRuntime::apply(ChangeSet changes) {
   ApplyReport report;
   if (!impl_->usable()) {
-    // The errors a frame recorded are passed on; every other change is dropped, and counted.
+    // What a frame reported (its errors, failed timers and threads) is passed on; every other
+    // change is dropped, and counted.
     std::size_t dropped = 0;
-    for (const Change& c : changes.changes()) {
-      if (const auto* e = std::get_if<FrameError>(&c)) {
-        report.failures.push_back(Failure{TimerId{}, e->error});
+    for (Change& c : changes.changes_) {
+      if (std::holds_alternative<FrameError>(c) || std::holds_alternative<TimerFailed>(c) ||
+          std::holds_alternative<ThreadFailed>(c)) {
+        // Their act_on() only hands back the error: nothing of the runtime's is read.
+        report.failures.push_back(failure_of(c, impl_->act(c, nullptr, impl_->origin).error()));
       } else {
         ++dropped;
       }

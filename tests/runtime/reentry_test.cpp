@@ -196,6 +196,12 @@ TEST_P(ReentryTest, CapturesThatCallTheRuntimeWhileItIsDestroyed) {
                                 const ApplyReport r = rt.apply(std::move(changes));
                                 queries.push_back(r.failures.size() == 1 && r.failures[0].error.code == Errc::closed);
                                 polls.push_back(rt.poll(rt.now()));
+                                ChangeSet reports;
+                                reports.thread_failed(ThreadId::unique(), Error{Errc::callback_threw, "worker gone"});
+                                const ApplyReport passed = rt.apply(std::move(reports));
+                                queries.push_back(passed.failures.size() == 1 &&
+                                                  passed.failures[0].error.message == "worker gone" &&
+                                                  passed.applied == 0);
                               }))
                     .ok());
   }
@@ -205,12 +211,13 @@ TEST_P(ReentryTest, CapturesThatCallTheRuntimeWhileItIsDestroyed) {
     ASSERT_FALSE(s.ok());
     EXPECT_EQ(s.error().code, Errc::closed) << s.error().message;
   }
-  ASSERT_EQ(queries.size(), 12u);
-  for (std::size_t i = 0; i < queries.size(); i += 4) {
+  ASSERT_EQ(queries.size(), 15u);
+  for (std::size_t i = 0; i < queries.size(); i += 5) {
     EXPECT_FALSE(queries[i]) << "has_timer() is false while the runtime is destroyed";
     EXPECT_TRUE(queries[i + 1]);
     EXPECT_TRUE(queries[i + 2]);
     EXPECT_TRUE(queries[i + 3]);
+    EXPECT_TRUE(queries[i + 4]) << "a set of reports alone is passed on, with nothing said dropped";
   }
   ASSERT_EQ(polls.size(), 3u);
   for (const ApplyReport& p : polls) {
@@ -263,6 +270,7 @@ TEST_P(ReentryTest, EveryCallFromAnotherThreadIsRefusedOrAnsweredAsEmpty) {
     polled = runtime.poll(runtime.now());
     ChangeSet own_frame;
     runtime.run_timers(runtime.now(), own_frame);
+    own_frame.timer_failed(id, "boom");
     own_frame.add_timer(TimerId::unique(), logged("stray"));
     own_frame_applied = runtime.apply(std::move(own_frame));
   });
@@ -281,12 +289,15 @@ TEST_P(ReentryTest, EveryCallFromAnotherThreadIsRefusedOrAnsweredAsEmpty) {
   ASSERT_EQ(polled.failures.size(), 1u) << "poll() ran nothing and says why";
   EXPECT_EQ(polled.failures[0].error.code, Errc::wrong_thread);
   EXPECT_EQ(polled.failures[0].error.message.find("dropped"), std::string::npos) << polled.failures[0].error.message;
-  ASSERT_EQ(own_frame_applied.failures.size(), 2u) << "the frame's error, then the one change dropped";
+  ASSERT_EQ(own_frame_applied.failures.size(), 3u) << "the frame's reports, then the one change dropped";
   EXPECT_EQ(own_frame_applied.failures[0].error.code, Errc::wrong_thread);
   EXPECT_EQ(own_frame_applied.failures[0].error.message.find("dropped"), std::string::npos)
       << own_frame_applied.failures[0].error.message;
-  EXPECT_NE(own_frame_applied.failures[1].error.message.find("; 1 changes were dropped"), std::string::npos)
-      << own_frame_applied.failures[1].error.message;
+  EXPECT_EQ(own_frame_applied.failures[1].error.code, Errc::callback_threw);
+  EXPECT_EQ(own_frame_applied.failures[1].error.message, "boom");
+  EXPECT_EQ(own_frame_applied.failures[1].timer, id);
+  EXPECT_NE(own_frame_applied.failures[2].error.message.find("; 1 changes were dropped"), std::string::npos)
+      << own_frame_applied.failures[2].error.message;
   EXPECT_TRUE(from_ui.empty()) << "the context recorded nothing";
   // The frame pieces called from the other thread reported why they did nothing.
   const ApplyReport report = runtime.apply(std::move(frame_changes));

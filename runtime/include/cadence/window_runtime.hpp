@@ -180,14 +180,16 @@ class CADENCE_RUNTIME_API WindowRuntime : public Controls {
   /// Applies a frame's changes in order.
   /// Where: inside a frame the changes join the running frame's set (report.deferred counts
   /// them), whose apply() carries them out; anywhere else at once. While the runtime is
-  /// destroyed, or off the UI thread, nothing is applied: the set's frame errors are reported,
-  /// and one `closed` (or wrong_thread) failure says how many changes were dropped.
+  /// destroyed, or off the UI thread, nothing is applied: what the set reports (frame errors,
+  /// failed timers and threads) is passed on, and when it held changes, one `closed` (or
+  /// wrong_thread) failure says how many were dropped.
   /// Errors: each failed change in report.failures. Cost: O(changes).
   ApplyReport apply(ChangeSet changes);
   /// One whole frame: run_timers(frame_start), run_threads() and apply(); returns the report.
-  /// Where: inside a frame or apply() it runs nothing and reports the two reentrant_calls;
-  /// while the runtime is destroyed, or off the UI thread, it runs nothing and reports one
-  /// failure (closed, or wrong_thread) that says why.
+  /// Where: inside a frame it runs nothing, and its two reentrant_calls join the running frame's
+  /// report (this report counts them as deferred); inside apply() it runs nothing and reports
+  /// them. While the runtime is destroyed, or off the UI thread, it runs nothing and reports one
+  /// failure (closed, or wrong_thread).
   ApplyReport poll(Instant frame_start);
 
   /// How long the loop may sleep from `now`: nullopt when nothing is scheduled (a worker's post
