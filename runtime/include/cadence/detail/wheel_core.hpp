@@ -290,7 +290,9 @@ class WheelEntryPool {
 // level keeps, per block, how many entries it holds, its earliest deadline and how many entries
 // share that deadline (so the wheel's next_fire() is exact), a bitmap of the occupied blocks,
 // and where the walk that moves its front block down a level stands. timer_wheel.cpp says when
-// blocks move; this type only keeps the counts straight.
+// blocks move; this type only keeps the counts straight. Private to the wheel.
+//
+// Thread: the wheel's. Cost: every function O(1).
 
 /// One block of a coarse level: the entries due within its width.
 struct CoarseBlock {
