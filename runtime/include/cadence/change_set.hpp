@@ -208,9 +208,11 @@ class ChangeSet {
     timers_run_ = std::exchange(other.timers_run_, 0);
     thread_messages_ = std::exchange(other.thread_messages_, 0);
     redraws_came_ = std::exchange(other.redraws_came_, 0);
+    // What this set held before goes with `other`'s clear. A moved-to set held nothing: the
+    // checks spare the hash tables' clear() (a memset of their buckets) on every frame's move.
     other.changes_.clear();
-    other.pending_.clear();
-    other.pending_threads_.clear();
+    if (!other.pending_.empty()) other.pending_.clear();
+    if (!other.pending_threads_.empty()) other.pending_threads_.clear();
   }
   // A removal cancels an add of this set, or else removes the timer that has the id now.
   void note_remove(TimerId id) {
