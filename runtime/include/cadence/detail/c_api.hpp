@@ -1,0 +1,119 @@
+// cadence/detail/c_api.hpp: what the C API's implementation shares between the runtime and the
+// window library (cadence.h is the API; nothing here is for apps).
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "cadence/cadence.h"
+#include "cadence/export.hpp"
+#include "cadence/manual_clock.hpp"
+#include "cadence/window_runtime.hpp"
+
+namespace cadence::detail::capi {
+
+/// Records `message` as this thread's last error; returns `status`.
+CADENCE_RUNTIME_API int fail(int status, std::string message);
+/// The status of an error (Errc + 1), its message recorded.
+CADENCE_RUNTIME_API int fail(const Error& error);
+inline int status_of(const Status& s) { return s.ok() ? CADENCE_OK : fail(s.error()); }
+/// INVALID_ARGUMENT for a NULL argument: "<function>: <what> is NULL".
+inline int null_argument(const char* function, const char* what) {
+  return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": " + what + " is NULL");
+}
+
+/// Runs `body` (returning a status), turning anything it throws into one: no exception leaves.
+template <class F>
+int guard(const char* function, F&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return fail(CADENCE_E_NO_MEMORY, std::string(function) + ": out of memory");
+  } catch (const std::exception& e) {
+    return fail(CADENCE_E_INTERNAL, std::string(function) + ": " + e.what());
+  } catch (...) {
+    return fail(CADENCE_E_INTERNAL, std::string(function) + ": an unknown exception");
+  }
+}
+
+/// A user pointer and its destroy function, which runs once, when the last owner lets go.
+class UserData {
+ public:
+  UserData(void* user, cadence_destroy_fn destroy) noexcept : user_(user), destroy_(destroy) {}
+  UserData(UserData&& o) noexcept : user_(o.user_), destroy_(std::exchange(o.destroy_, nullptr)) {}
+  UserData& operator=(UserData&&) = delete;
+  ~UserData() {
+    if (destroy_ != nullptr) destroy_(user_);
+  }
+  void* get() const noexcept { return user_; }
+  /// Hands the pointer and its destroy function over: nothing runs here any more.
+  std::pair<void*, cadence_destroy_fn> release() noexcept { return {user_, std::exchange(destroy_, nullptr)}; }
+
+ private:
+  void* user_;
+  cadence_destroy_fn destroy_;
+};
+
+inline constexpr std::uint32_t kRuntimeMagic = 0x43524e54;  // "CRNT"
+
+}  // namespace cadence::detail::capi
+
+/// A runtime handle. Its memory is never reused (see cadence.h: destroyed handles go to a list
+/// freed at exit), so every field read here is defined for a destroyed handle too.
+struct cadence_runtime {
+  std::uint32_t magic = cadence::detail::capi::kRuntimeMagic;
+  std::thread::id ui = std::this_thread::get_id();
+  cadence::WindowRuntime* runtime = nullptr;  // null once destroyed or its window is gone
+  cadence::Instant origin;                    // what C times are counted from
+  std::unique_ptr<cadence::ManualClock> clock;
+  std::unique_ptr<cadence::WindowRuntime> owned;  // null for a window's runtime
+  int depth = 0;  // calls into cadence and app callbacks running on the UI thread
+  bool destroying = false;
+  cadence_failure_fn on_failure = nullptr;
+  std::unique_ptr<cadence::detail::capi::UserData> failure_user;
+
+  cadence_ns since(cadence::Instant t) const { return (t - origin).count(); }
+};
+
+namespace cadence::detail::capi {
+
+/// Counts a call or callback on the runtime's UI thread as running (the destroy check).
+class Enter {
+ public:
+  explicit Enter(cadence_runtime* rt) noexcept : rt_(rt) {
+    if (rt_ != nullptr) ++rt_->depth;
+  }
+  ~Enter() {
+    if (rt_ != nullptr) --rt_->depth;
+  }
+  Enter(const Enter&) = delete;
+  Enter& operator=(const Enter&) = delete;
+
+ private:
+  cadence_runtime* rt_;
+};
+
+/// CADENCE_OK when `rt` is a live runtime and this is its UI thread; else the failure, named
+/// after `function`.
+CADENCE_RUNTIME_API int check(const cadence_runtime* rt, const char* function);
+/// A handle for a window's runtime; `origin` is where its C times count from.
+CADENCE_RUNTIME_API cadence_runtime* borrow(WindowRuntime& runtime, Instant origin);
+/// The window is gone: the handle reports closed; its failure handler's destroy runs.
+CADENCE_RUNTIME_API void release(cadence_runtime* rt) noexcept;
+/// Passes a failure to the handler, or prints it to stderr.
+CADENCE_RUNTIME_API void report(cadence_runtime* rt, const Failure& failure) noexcept;
+/// Keeps a destroyed handle's memory until the process exits.
+template <class Handle>
+void retire(Handle* handle);
+CADENCE_RUNTIME_API void retire_memory(void* memory, void (*free)(void*));
+template <class Handle>
+void retire(Handle* handle) {
+  retire_memory(handle, [](void* p) { delete static_cast<Handle*>(p); });
+}
+
+}  // namespace cadence::detail::capi

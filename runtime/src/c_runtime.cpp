@@ -1,0 +1,450 @@
+// The C API (cadence.h): status codes, errors, runtime handles and timers.
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cadence/cadence.h"
+#include "cadence/detail/c_api.hpp"
+
+using namespace cadence;
+using namespace cadence::detail::capi;
+
+namespace {
+
+thread_local std::string last_error;
+
+static_assert(static_cast<int>(Errc::wrong_thread) + 1 == CADENCE_E_WRONG_THREAD, "C status = Errc + 1");
+static_assert(static_cast<int>(Errc::invalid_argument) + 1 == CADENCE_E_INVALID_ARGUMENT, "C status = Errc + 1");
+static_assert(static_cast<int>(Errc::callback_threw) + 1 == CADENCE_E_CALLBACK_FAILED, "C status = Errc + 1");
+
+/// Destroyed handles, kept so that a call on one is answered, not undefined; freed at exit.
+struct Graveyard {
+  std::mutex mutex;
+  std::vector<std::pair<void*, void (*)(void*)>> handles;
+  ~Graveyard() {
+    for (auto& [memory, free] : handles) free(memory);
+  }
+};
+Graveyard& graveyard() {
+  static Graveyard g;
+  return g;
+}
+
+std::string hex(std::uint64_t id) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(id));
+  return text;
+}
+
+/// Checks a struct_size field: this version knows one size of each struct.
+template <class Options>
+int check_size(const Options& options, const char* function, const char* type) {
+  if (options.struct_size == sizeof(Options)) return CADENCE_OK;
+  return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": " + type + ".struct_size is " +
+                                              std::to_string(options.struct_size) + ", this cadence knows " +
+                                              std::to_string(sizeof(Options)) + ": set it with " + type + "_init()");
+}
+
+/// The C++ timer of a C callback, checking what it returns.
+Timer make_timer(cadence_runtime* rt, const cadence_timer_options& o, cadence_timer_fn fn,
+                 std::shared_ptr<UserData> user) {
+  Timer timer([rt, fn, user = std::move(user)](TimerCallbackInfo& info) {
+    const cadence_timer_info c{info.id.value,   rt->since(info.frame_start), rt->since(info.due),
+                               info.call_count, info.missed_ticks,           info.is_about_to_finish ? 1 : 0};
+    int r;
+    {
+      Enter running(rt);
+      r = fn(user->get(), rt, &c);
+    }
+    if ((r & ~(CADENCE_TIMER_REDRAW | CADENCE_TIMER_STOP)) != 0) {
+      throw std::runtime_error("timer " + hex(info.id.value) + " returned " + std::to_string(r) +
+                               ", which is not a combination of CADENCE_TIMER_REDRAW and CADENCE_TIMER_STOP: "
+                               "the timer is removed");
+    }
+    return TimerCallbackReturn{(r & CADENCE_TIMER_REDRAW) ? Update::redraw_window : Update::nothing,
+                               (r & CADENCE_TIMER_STOP) != 0};
+  });
+  timer.with_delay(Duration{o.delay}).with_slack(Duration{o.slack});
+  if (o.interval != 0) timer.with_interval(Duration{o.interval});
+  if (o.timeout != CADENCE_NEVER) timer.with_timeout(Duration{o.timeout});
+  timer.with_missed_ticks(static_cast<MissedTicks>(o.missed_ticks));
+  if (o.when_hidden == CADENCE_HIDDEN_PAUSE) timer.with_when_hidden(WhenHidden::pause());
+  if (o.when_hidden == CADENCE_HIDDEN_THROTTLE) timer.with_when_hidden(WhenHidden::throttle(Duration{o.hidden_period}));
+  return timer;
+}
+
+/// The checks every timer call shares; on success `timer` holds the C++ timer. The user data
+/// is destroyed (its destroy runs) when a check fails.
+int prepare_timer(cadence_runtime* rt, const char* function, const cadence_timer_options* options,
+                  cadence_timer_fn fn, UserData user, std::optional<Timer>& timer) {
+  if (const int s = check(rt, function); s != CADENCE_OK) return s;
+  if (fn == nullptr) return null_argument(function, "fn");
+  cadence_timer_options o;
+  cadence_timer_options_init(&o);
+  if (options != nullptr) {
+    if (const int s = check_size(*options, function, "cadence_timer_options"); s != CADENCE_OK) return s;
+    o = *options;
+  }
+  if (o.missed_ticks < CADENCE_MISSED_SKIP || o.missed_ticks > CADENCE_MISSED_DELAY) {
+    return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": missed_ticks is " +
+                                                std::to_string(o.missed_ticks) + ", not a CADENCE_MISSED_* value");
+  }
+  if (o.when_hidden < CADENCE_HIDDEN_KEEP || o.when_hidden > CADENCE_HIDDEN_THROTTLE) {
+    return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": when_hidden is " +
+                                                std::to_string(o.when_hidden) + ", not a CADENCE_HIDDEN_* value");
+  }
+  if (o.interval < 0) {
+    return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": interval is " + std::to_string(o.interval) +
+                                                " ns; it must be > 0, or 0 for none (every frame)");
+  }
+  timer.emplace(make_timer(rt, o, fn, std::make_shared<UserData>(std::move(user))));
+  if (Status s = timer->validate(); !s.ok()) {
+    timer.reset();
+    return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": " + s.error().message);
+  }
+  return CADENCE_OK;
+}
+
+template <class Op>
+int timer_call(cadence_runtime* rt, const char* name, Op op) {
+  return guard(name, [&]() -> int {
+    if (const int s = check(rt, name); s != CADENCE_OK) return s;
+    Enter running(rt);
+    return status_of(op(*rt->runtime));
+  });
+}
+}  // namespace
+
+// ---- What the window library shares -------------------------------------------------------------
+
+namespace cadence::detail::capi {
+
+int fail(int status, std::string message) {
+  last_error = std::move(message);
+  return status;
+}
+
+int fail(const Error& error) { return fail(static_cast<int>(error.code) + 1, error.message); }
+
+int check(const cadence_runtime* rt, const char* function) {
+  if (rt == nullptr) return null_argument(function, "runtime");
+  if (rt->magic != kRuntimeMagic) {
+    return fail(CADENCE_E_MISMATCH, std::string(function) + ": the handle is not a cadence_runtime");
+  }
+  if (rt->ui != std::this_thread::get_id()) {
+    return fail(CADENCE_E_WRONG_THREAD,
+                std::string(function) + ": called off the runtime's UI thread (the thread that made it)");
+  }
+  if (rt->runtime == nullptr) {
+    return fail(CADENCE_E_CLOSED, std::string(function) + ": the runtime was destroyed (or its window closed)");
+  }
+  return CADENCE_OK;
+}
+
+cadence_runtime* borrow(WindowRuntime& runtime, Instant origin) {
+  auto* rt = new cadence_runtime;
+  rt->runtime = &runtime;
+  rt->origin = origin;
+  return rt;
+}
+
+void release(cadence_runtime* rt) noexcept {
+  rt->runtime = nullptr;
+  rt->on_failure = nullptr;
+  rt->failure_user.reset();  // its destroy runs; calls from it see the handle closed
+  retire(rt);
+}
+
+void report(cadence_runtime* rt, const Failure& failure) noexcept {
+  const int status = static_cast<int>(failure.error.code) + 1;
+  if (rt->on_failure != nullptr) {
+    Enter running(rt);
+    rt->on_failure(rt->failure_user ? rt->failure_user->get() : nullptr, status, failure.error.message.c_str(),
+                   failure.timer.value, failure.thread.value);
+  } else {
+    std::fprintf(stderr, "cadence: %s: %s\n", cadence_status_name(status), failure.error.message.c_str());
+  }
+}
+
+void retire_memory(void* memory, void (*free)(void*)) {
+  Graveyard& g = graveyard();
+  std::lock_guard lock(g.mutex);
+  g.handles.emplace_back(memory, free);
+}
+
+}  // namespace cadence::detail::capi
+
+// ---- Versions, status codes, errors ------------------------------------------------------------
+
+extern "C" {
+
+uint32_t cadence_version(void) { return CADENCE_VERSION; }
+
+const char* cadence_status_name(int status) {
+  switch (status) {
+    case CADENCE_OK: return "CADENCE_OK";
+    case CADENCE_E_INVALID_ARGUMENT: return "CADENCE_E_INVALID_ARGUMENT";
+    case CADENCE_E_NOT_FOUND: return "CADENCE_E_NOT_FOUND";
+    case CADENCE_E_STALE: return "CADENCE_E_STALE";
+    case CADENCE_E_ALREADY_CANCELLED: return "CADENCE_E_ALREADY_CANCELLED";
+    case CADENCE_E_MISMATCH: return "CADENCE_E_MISMATCH";
+    case CADENCE_E_EMPTY: return "CADENCE_E_EMPTY";
+    case CADENCE_E_CLOCK_MISMATCH: return "CADENCE_E_CLOCK_MISMATCH";
+    case CADENCE_E_ALREADY_EXISTS: return "CADENCE_E_ALREADY_EXISTS";
+    case CADENCE_E_CALLBACK_FAILED: return "CADENCE_E_CALLBACK_FAILED";
+    case CADENCE_E_CLOCK_WENT_BACKWARDS: return "CADENCE_E_CLOCK_WENT_BACKWARDS";
+    case CADENCE_E_REENTRANT_CALL: return "CADENCE_E_REENTRANT_CALL";
+    case CADENCE_E_CLOSED: return "CADENCE_E_CLOSED";
+    case CADENCE_E_RESOURCE: return "CADENCE_E_RESOURCE";
+    case CADENCE_E_FULL: return "CADENCE_E_FULL";
+    case CADENCE_E_UNSAFE: return "CADENCE_E_UNSAFE";
+    case CADENCE_E_CORRUPT: return "CADENCE_E_CORRUPT";
+    case CADENCE_E_SYSTEM: return "CADENCE_E_SYSTEM";
+    case CADENCE_E_WRONG_THREAD: return "CADENCE_E_WRONG_THREAD";
+    case CADENCE_E_NO_MEMORY: return "CADENCE_E_NO_MEMORY";
+    case CADENCE_E_UNSUPPORTED: return "CADENCE_E_UNSUPPORTED";
+    case CADENCE_E_NOT_DRAWING: return "CADENCE_E_NOT_DRAWING";
+    case CADENCE_E_INTERNAL: return "CADENCE_E_INTERNAL";
+    default: return "unknown";
+  }
+}
+
+const char* cadence_last_error(void) { return last_error.c_str(); }
+
+// ---- Runtimes --------------------------------------------------------------------------------
+
+void cadence_runtime_options_init(cadence_runtime_options* options) {
+  if (options == nullptr) return;
+  const WindowRuntime::Options defaults;
+  *options = cadence_runtime_options{sizeof(cadence_runtime_options), CADENCE_CLOCK_SYSTEM, CADENCE_QUEUE_WHEEL,
+                                     defaults.frame_interval.count(), defaults.join_deadline.count()};
+}
+
+int cadence_runtime_create(const cadence_runtime_options* options, cadence_runtime** out) {
+  static constexpr const char* fn = "cadence_runtime_create";
+  return guard(fn, [&]() -> int {
+    if (out == nullptr) return null_argument(fn, "out");
+    cadence_runtime_options o;
+    cadence_runtime_options_init(&o);
+    if (options != nullptr) {
+      if (const int s = check_size(*options, fn, "cadence_runtime_options"); s != CADENCE_OK) return s;
+      o = *options;
+    }
+    if (o.clock != CADENCE_CLOCK_SYSTEM && o.clock != CADENCE_CLOCK_MANUAL) {
+      return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": clock is " + std::to_string(o.clock) +
+                                                  ", not CADENCE_CLOCK_SYSTEM or CADENCE_CLOCK_MANUAL");
+    }
+    if (o.queue != CADENCE_QUEUE_WHEEL && o.queue != CADENCE_QUEUE_HEAP) {
+      return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": queue is " + std::to_string(o.queue) +
+                                                  ", not CADENCE_QUEUE_WHEEL or CADENCE_QUEUE_HEAP");
+    }
+    if (o.frame_interval <= 0) {
+      return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": frame_interval is " +
+                                                  std::to_string(o.frame_interval) + " ns; it must be > 0");
+    }
+    auto rt = std::make_unique<cadence_runtime>();
+    WindowRuntime::Options ro;
+    ro.queue = o.queue == CADENCE_QUEUE_HEAP ? QueueKind::heap : QueueKind::wheel;
+    ro.frame_interval = Duration{o.frame_interval};
+    ro.join_deadline = Duration{o.join_deadline};
+    if (o.clock == CADENCE_CLOCK_MANUAL) rt->clock = std::make_unique<ManualClock>();
+    TimeSource source = rt->clock ? rt->clock->source() : TimeSource::system();
+    rt->origin = source.now();
+    rt->owned = std::make_unique<WindowRuntime>(std::move(source), ro);
+    rt->runtime = rt->owned.get();
+    *out = rt.release();
+    return CADENCE_OK;
+  });
+}
+
+int cadence_runtime_destroy(cadence_runtime* rt) {
+  static constexpr const char* fn = "cadence_runtime_destroy";
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (rt->depth > 0 || rt->destroying) {
+      return fail(CADENCE_E_REENTRANT_CALL,
+                  std::string(fn) + ": called from one of the runtime's own callbacks or calls; destroy it after "
+                                    "the call that runs them returns");
+    }
+    if (!rt->owned) {
+      return fail(CADENCE_E_INVALID_ARGUMENT,
+                  std::string(fn) + ": the runtime belongs to a window; destroy the window (cadence_window_destroy)");
+    }
+    rt->destroying = true;
+    rt->owned.reset();  // joins the workers; destroy functions run, their calls refused with closed
+    rt->runtime = nullptr;
+    rt->clock.reset();
+    rt->on_failure = nullptr;
+    rt->failure_user.reset();
+    retire(rt);
+    return CADENCE_OK;
+  });
+}
+
+int cadence_runtime_now(cadence_runtime* rt, cadence_ns* out) {
+  static constexpr const char* fn = "cadence_runtime_now";
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (out == nullptr) return null_argument(fn, "out");
+    *out = rt->since(rt->runtime->now());
+    return CADENCE_OK;
+  });
+}
+
+int cadence_runtime_advance_clock(cadence_runtime* rt, cadence_ns delta) {
+  static constexpr const char* fn = "cadence_runtime_advance_clock";
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (!rt->clock) {
+      return fail(CADENCE_E_INVALID_ARGUMENT,
+                  std::string(fn) + ": the runtime reads the system clock; only a CADENCE_CLOCK_MANUAL one moves");
+    }
+    if (delta < 0) {
+      return fail(CADENCE_E_INVALID_ARGUMENT,
+                  std::string(fn) + ": delta is " + std::to_string(delta) + " ns; a manual clock only moves forward");
+    }
+    return status_of(rt->clock->advance(Duration{delta}));
+  });
+}
+
+int cadence_runtime_poll(cadence_runtime* rt, cadence_report* out) {
+  static constexpr const char* fn = "cadence_runtime_poll";
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (rt->depth > 0 || rt->destroying) {
+      return fail(CADENCE_E_REENTRANT_CALL, std::string(fn) + ": called from inside the runtime's own frame or "
+                                                              "calls; a frame cannot start inside another");
+    }
+    ApplyReport report;
+    {
+      Enter running(rt);
+      report = rt->runtime->poll(rt->runtime->now());
+    }
+    for (const Failure& f : report.failures) cadence::detail::capi::report(rt, f);
+    if (out != nullptr) {
+      *out = cadence_report{static_cast<int>(report.update), static_cast<uint32_t>(report.timers_run),
+                            static_cast<uint32_t>(report.thread_messages), static_cast<uint32_t>(report.failures.size())};
+    }
+    return CADENCE_OK;
+  });
+}
+
+int cadence_runtime_next_wake(cadence_runtime* rt, cadence_ns* out) {
+  static constexpr const char* fn = "cadence_runtime_next_wake";
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (out == nullptr) return null_argument(fn, "out");
+    const std::optional<Duration> wake = rt->runtime->next_wake();
+    *out = wake ? std::max<cadence_ns>(wake->count(), 0) : CADENCE_NEVER;
+    return CADENCE_OK;
+  });
+}
+
+int cadence_runtime_set_waker(cadence_runtime* rt, void (*waker)(void*), void* user, cadence_destroy_fn destroy) {
+  static constexpr const char* fn = "cadence_runtime_set_waker";
+  UserData data(user, destroy);
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    Enter running(rt);
+    if (waker == nullptr) {
+      rt->runtime->set_waker({});
+      return CADENCE_OK;
+    }
+    rt->runtime->set_waker([waker, data = std::make_shared<UserData>(std::move(data))] { waker(data->get()); });
+    return CADENCE_OK;
+  });
+}
+
+int cadence_runtime_set_failure_handler(cadence_runtime* rt, cadence_failure_fn handler, void* user,
+                                        cadence_destroy_fn destroy) {
+  static constexpr const char* fn = "cadence_runtime_set_failure_handler";
+  UserData data(user, destroy);
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    Enter running(rt);
+    auto old = std::move(rt->failure_user);
+    rt->on_failure = handler;
+    rt->failure_user = std::make_unique<UserData>(std::move(data));
+    old.reset();  // the old handler's destroy, once the new one is in place
+    return CADENCE_OK;
+  });
+}
+
+int cadence_runtime_request_redraw(cadence_runtime* rt, cadence_ns delay) {
+  static constexpr const char* fn = "cadence_runtime_request_redraw";
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    return status_of(rt->runtime->request_redraw_after(Duration{delay}));
+  });
+}
+
+int cadence_runtime_set_hidden(cadence_runtime* rt, int hidden) {
+  static constexpr const char* fn = "cadence_runtime_set_hidden";
+  return guard(fn, [&]() -> int {
+    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    Enter running(rt);
+    return status_of(rt->runtime->set_hidden(hidden != 0));
+  });
+}
+
+// ---- Timers ------------------------------------------------------------------------------------
+
+void cadence_timer_options_init(cadence_timer_options* options) {
+  if (options == nullptr) return;
+  *options = cadence_timer_options{sizeof(cadence_timer_options), 0, 0, CADENCE_NEVER, 0,
+                                   CADENCE_MISSED_SKIP, CADENCE_HIDDEN_KEEP, 0};
+}
+
+int cadence_timer_add(cadence_runtime* rt, uint64_t id, const cadence_timer_options* options, cadence_timer_fn fn,
+                      void* user, cadence_destroy_fn destroy, uint64_t* out_id) {
+  static constexpr const char* name = "cadence_timer_add";
+  return guard(name, [&]() -> int {
+    Enter running(rt != nullptr && check(rt, name) == CADENCE_OK ? rt : nullptr);
+    std::optional<Timer> timer;
+    if (const int s = prepare_timer(rt, name, options, fn, UserData(user, destroy), timer); s != CADENCE_OK) return s;
+    const TimerId tid = id == 0 ? TimerId::unique() : TimerId{id};
+    if (const int s = status_of(rt->runtime->add_timer(tid, std::move(*timer))); s != CADENCE_OK) return s;
+    if (out_id != nullptr) *out_id = tid.value;
+    return CADENCE_OK;
+  });
+}
+
+int cadence_timer_replace(cadence_runtime* rt, uint64_t id, const cadence_timer_options* options, cadence_timer_fn fn,
+                          void* user, cadence_destroy_fn destroy) {
+  static constexpr const char* name = "cadence_timer_replace";
+  return guard(name, [&]() -> int {
+    Enter running(rt != nullptr && check(rt, name) == CADENCE_OK ? rt : nullptr);
+    std::optional<Timer> timer;
+    if (const int s = prepare_timer(rt, name, options, fn, UserData(user, destroy), timer); s != CADENCE_OK) return s;
+    if (id == 0) {
+      timer.reset();
+      return fail(CADENCE_E_INVALID_ARGUMENT, std::string(name) + ": id is 0; replace names the timer to replace");
+    }
+    return status_of(rt->runtime->replace_timer(TimerId{id}, std::move(*timer)));
+  });
+}
+
+int cadence_timer_remove(cadence_runtime* rt, uint64_t id) {
+  return timer_call(rt, "cadence_timer_remove", [id](WindowRuntime& r) { return r.remove_timer(TimerId{id}); });
+}
+
+int cadence_timer_pause(cadence_runtime* rt, uint64_t id) {
+  return timer_call(rt, "cadence_timer_pause", [id](WindowRuntime& r) { return r.pause_timer(TimerId{id}); });
+}
+
+int cadence_timer_resume(cadence_runtime* rt, uint64_t id) {
+  return timer_call(rt, "cadence_timer_resume", [id](WindowRuntime& r) { return r.resume_timer(TimerId{id}); });
+}
+
+int cadence_timer_exists(cadence_runtime* rt, uint64_t id, int* out) {
+  static constexpr const char* name = "cadence_timer_exists";
+  return guard(name, [&]() -> int {
+    if (const int s = check(rt, name); s != CADENCE_OK) return s;
+    if (out == nullptr) return null_argument(name, "out");
+    *out = rt->runtime->has_timer(TimerId{id}) ? 1 : 0;
+    return CADENCE_OK;
+  });
+}
+
+}  // extern "C"
