@@ -1,9 +1,11 @@
-# cadence_library(<part> SOURCES ...): the library cadence_<part>, exported and installed as
-# cadence::<part>, with its public headers in <part>/include. Static or shared as
+# cadence_library(<part> [EXPORTS_IMGUI] SOURCES ...): the library cadence_<part>, exported and
+# installed as cadence::<part>, with its public headers in <part>/include. Static or shared as
 # BUILD_SHARED_LIBS says; a shared one exports only what its headers mark CADENCE_<PART>_API
-# (cadence/export.hpp).
+# (cadence/export.hpp) and cadence.h's functions, and on ELF platforms a version script
+# (cmake/exports.map) keeps everything else out of its dynamic symbol table; EXPORTS_IMGUI adds
+# Dear ImGui, which the libraries that draw carry (cmake/exports_imgui.map).
 function(cadence_library part)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "EXPORTS_IMGUI" "" "SOURCES" ${ARGN})
   set(target cadence_${part})
   add_library(${target} ${ARG_SOURCES})
   add_library(cadence::${part} ALIAS ${target})
@@ -19,6 +21,14 @@ function(cadence_library part)
   target_compile_definitions(${target} PRIVATE CADENCE_BUILDING_${upper})
   if(BUILD_SHARED_LIBS)
     target_compile_definitions(${target} PUBLIC CADENCE_${upper}_SHARED)
+    if(NOT APPLE AND NOT WIN32)
+      set(map "${PROJECT_SOURCE_DIR}/cmake/exports.map")
+      if(ARG_EXPORTS_IMGUI)
+        set(map "${PROJECT_SOURCE_DIR}/cmake/exports_imgui.map")
+      endif()
+      target_link_options(${target} PRIVATE "LINKER:--version-script=${map}")
+      set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
+    endif()
   endif()
   install(TARGETS ${target} EXPORT cadenceTargets
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"

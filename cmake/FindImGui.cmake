@@ -83,6 +83,9 @@ else()
       _cadence_imgui_version("${_cadence_imgui_header}" ImGui_VERSION_NUM ImGui_VERSION)
     endif()
     set(ImGui_TARGET PkgConfig::IMGUI)
+    # libimgui.a is a C++ archive: a program linked as C (the C API's users) needs the C++
+    # runtime (and libm, which g++ adds itself) after it on the link line.
+    set_property(TARGET PkgConfig::IMGUI APPEND PROPERTY INTERFACE_LINK_LIBRARIES "$<$<LINK_LANGUAGE:C>:stdc++>" "$<$<LINK_LANGUAGE:C>:m>")
     set(ImGui_SOURCE_TREE OFF)
     set(ImGui_FOUND ON)
   else()
