@@ -3,7 +3,9 @@
 # BUILD_SHARED_LIBS says; a shared one exports only what its headers mark CADENCE_<PART>_API
 # (cadence/export.hpp) and cadence.h's functions, and on ELF platforms a version script
 # (cmake/exports.map) keeps everything else out of its dynamic symbol table; EXPORTS_IMGUI adds
-# Dear ImGui, which the libraries that draw carry (cmake/exports_imgui.map).
+# Dear ImGui, which the libraries that draw carry (cmake/exports_imgui.map). Each part is a
+# component of find_package(cadence) with a targets file of its own, and an install component of
+# the same name (its Debian package); its headers, archive and .so link go to the component dev.
 function(cadence_library part)
   cmake_parse_arguments(ARG "EXPORTS_IMGUI" "" "SOURCES" ${ARGN})
   set(target cadence_${part})
@@ -30,8 +32,11 @@ function(cadence_library part)
       set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
     endif()
   endif()
-  install(TARGETS ${target} EXPORT cadenceTargets
-    ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
-    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
-  install(DIRECTORY include/cadence DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+  install(TARGETS ${target} EXPORT cadence_${part}_targets
+    ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT dev
+    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT ${part} NAMELINK_COMPONENT dev)
+  install(DIRECTORY include/cadence DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" COMPONENT dev)
+  set_property(GLOBAL APPEND PROPERTY CADENCE_COMPONENTS ${part})
+  install(EXPORT cadence_${part}_targets NAMESPACE cadence:: DESTINATION "${CADENCE_CMAKE_DIR}"
+    FILE cadence-${part}-targets.cmake COMPONENT dev)
 endfunction()

@@ -4,7 +4,8 @@
 # Two ways to get it:
 # - CADENCE_IMGUI_DIR set to an ImGui source tree (imgui*.cpp at the top, backends/ below it,
 #   the way most apps vendor ImGui): its core, its demo and the two backends are compiled into
-#   the static library cadence_imgui (installed and exported with cadence as cadence::imgui).
+#   the static library cadence_imgui (installed and exported with cadence as cadence::imgui, in
+#   the pacer's targets file).
 # - otherwise Debian's libimgui-dev through pkg-config (imgui.pc, which has the backends built in).
 #
 # Sets ImGui_FOUND, ImGui_VERSION ("1.92.9b"), ImGui_VERSION_NUM (19291) and ImGui_SOURCE_TREE.
@@ -63,10 +64,10 @@ if(CADENCE_IMGUI_DIR)
     target_include_directories(cadence_imgui SYSTEM PUBLIC
       "$<BUILD_INTERFACE:${_dir}>" "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/cadence_imgui>")
     target_link_libraries(cadence_imgui PUBLIC glfw OpenGL::GL ${CMAKE_DL_LIBS})
-    install(TARGETS cadence_imgui EXPORT cadenceTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+    install(TARGETS cadence_imgui EXPORT cadence_pacer_targets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT dev)
     foreach(_h IN LISTS _headers)
       get_filename_component(_sub "${_h}" DIRECTORY)
-      install(FILES "${_dir}/${_h}" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/cadence_imgui/${_sub}")
+      install(FILES "${_dir}/${_h}" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/cadence_imgui/${_sub}" COMPONENT dev)
     endforeach()
   endif()
   set(ImGui_TARGET cadence_imgui)

@@ -4,7 +4,7 @@
 // their public API: the types and functions of their public headers carry CADENCE_RUNTIME_API,
 // CADENCE_PACER_API, CADENCE_WINDOW_API, CADENCE_SDL_API or CADENCE_SHARED_WHEEL_API. Static
 // builds leave the macros empty. The build sets CADENCE_<PART>_SHARED for a shared library and
-// its users (CMake's target and cadence.pc carry it), and CADENCE_BUILDING_<PART> while it
+// its users (CMake's targets and the .pc files carry it), and CADENCE_BUILDING_<PART> while it
 // compiles the library itself.
 // A few private types (TickQueue, DueQueue, the shared wheel's fault hooks) carry the macro too, for the
 // library's own tests; their headers are not installed.

@@ -28,5 +28,6 @@ int main() {
     }
   }
   ImGui::DestroyContext(context);
+  if (status == 0) std::puts("pacer consumer: ok");
   return status;
 }
