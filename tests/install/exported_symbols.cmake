@@ -1,9 +1,14 @@
-# A shared cadence library exports cadence.h's C functions and the C++ API (namespace cadence),
-# nothing else; the libraries that carry Dear ImGui (pacer, window) export ImGui too
-# (cmake/exports.map says why). Every function cadence.h declares is exported by one of them.
+# A shared cadence library exports cadence.h's C functions, the C++ API (namespace cadence) and
+# the standard library's function-local statics, nothing else; the libraries that carry Dear
+# ImGui (pacer, window) export ImGui too (cmake/exports.map says why). Every function cadence.h
+# declares is exported by one of them, and no standard library local static is kept local (a
+# copy of its own would split one object of the process in two: the atomic waits' waiter pool).
 # Usage: cmake -DNM=<nm> -DCXXFILT=<c++filt> -DHEADER=<cadence.h> -DLIBS=<lib;...> -DIMGUI_LIBS=<lib;...> -P ...
 cmake_minimum_required(VERSION 3.25)
 set(allowed "^(cadence_[a-z0-9_]+|cadence::.*|typeinfo for cadence::.*|typeinfo name for cadence::.*|vtable for cadence::.*|VTT for cadence::.*)$")
+# The standard library's function-local statics, which must be one object in a process (the
+# waiter pool of atomic waits): std::<function>(<parameters>)::<variable>, and their guards.
+set(std_unique "^(std::.*\\)::[A-Za-z_][A-Za-z0-9_]*|guard variable for std::.*)$")
 set(imgui "^(GImGui|Im.*|typeinfo for Im.*|typeinfo name for Im.*|vtable for Im.*)$")
 set(exported "")
 set(wrong "")
@@ -29,12 +34,23 @@ foreach(lib IN LISTS LIBS IMGUI_LIBS)
       endif()
       continue()
     endif()
+    if(symbol MATCHES "${std_unique}")
+      continue()
+    endif()
     if(lib IN_LIST IMGUI_LIBS AND symbol MATCHES "${imgui}")
       continue()
     endif()
     list(APPEND wrong "${lib}: ${symbol}")
   endforeach()
   message(STATUS "${lib}: ${count} exported symbols")
+  # The whole symbol table: a standard library local static bound locally (b, d, r: lowercase).
+  execute_process(COMMAND "${NM}" -C "${lib}" OUTPUT_VARIABLE all RESULT_VARIABLE rc)
+  string(REPLACE "\n" ";" all "${all}")
+  foreach(line IN LISTS all)
+    if(line MATCHES "^[0-9a-f]+ [bdrt] (.*)$" AND CMAKE_MATCH_1 MATCHES "${std_unique}")
+      list(APPEND wrong "${lib}: kept local, not one object in the process: ${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
 endforeach()
 if(wrong)
   list(LENGTH wrong n)
