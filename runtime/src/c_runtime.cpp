@@ -1,5 +1,7 @@
 // The C API (cadence.h): status codes, errors, runtime handles and timers.
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -12,29 +14,49 @@ using namespace cadence::detail::capi;
 
 namespace {
 
-thread_local std::string last_error;
+/// The last failure's message on this thread. A plain buffer, without a destructor: atexit
+/// handlers and thread-exit code may still fail a call after the thread's objects are gone.
+constexpr std::size_t kMessageBytes = 1024;
+thread_local char last_error[kMessageBytes];
+
+void set_last_error(const std::string& message) noexcept {
+  const std::size_t n = std::min(message.size(), kMessageBytes - 1);
+  std::memcpy(last_error, message.data(), n);
+  last_error[n] = '\0';
+  if (n < message.size()) std::memcpy(last_error + kMessageBytes - 4, "...", 4);  // cut: says so
+}
 
 static_assert(static_cast<int>(Errc::wrong_thread) + 1 == CADENCE_E_WRONG_THREAD, "C status = Errc + 1");
 static_assert(static_cast<int>(Errc::invalid_argument) + 1 == CADENCE_E_INVALID_ARGUMENT, "C status = Errc + 1");
 static_assert(static_cast<int>(Errc::callback_threw) + 1 == CADENCE_E_CALLBACK_FAILED, "C status = Errc + 1");
 
-/// Destroyed handles, kept so that a call on one is answered, not undefined; freed at exit.
+/// Destroyed handles, kept so that a call on one is answered, not undefined. Never freed: an
+/// atexit handler may still ask about a handle, or destroy one, after static destructors ran.
 struct Graveyard {
   std::mutex mutex;
-  std::vector<std::pair<void*, void (*)(void*)>> handles;
-  ~Graveyard() {
-    for (auto& [memory, free] : handles) free(memory);
-  }
+  std::vector<const void*> handles;
 };
 Graveyard& graveyard() {
-  static Graveyard g;
+  static Graveyard& g = *new Graveyard;  // reachable for ever: not a leak
   return g;
 }
+
 
 std::string hex(std::uint64_t id) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(id));
   return text;
+}
+
+/// INVALID_ARGUMENT for what a window does with its runtime itself.
+int of_window(const char* function, const char* why) {
+  return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": the runtime belongs to a window; " + why);
+}
+
+/// INVALID_ARGUMENT for a reserved (system) timer id: the window's own timers are not the app's.
+int system_id(const char* function, std::uint64_t id) {
+  return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": id " + hex(id) +
+                                              " is reserved for the window's own timers (1 to 0xff)");
 }
 
 /// Checks a struct_size field: this version knows one size of each struct.
@@ -107,9 +129,10 @@ int prepare_timer(cadence_runtime* rt, const char* function, const cadence_timer
 }
 
 template <class Op>
-int timer_call(cadence_runtime* rt, const char* name, Op op) {
+int timer_call(cadence_runtime* rt, const char* name, std::uint64_t id, Op op) {
   return guard(name, [&]() -> int {
     if (const int s = check(rt, name); s != CADENCE_OK) return s;
+    if (TimerId{id}.is_system()) return system_id(name, id);
     Enter running(rt);
     return status_of(op(*rt->runtime));
   });
@@ -121,7 +144,7 @@ int timer_call(cadence_runtime* rt, const char* name, Op op) {
 namespace cadence::detail::capi {
 
 int fail(int status, std::string message) {
-  last_error = std::move(message);
+  set_last_error(message);
   return status;
 }
 
@@ -142,35 +165,39 @@ int check(const cadence_runtime* rt, const char* function) {
   return CADENCE_OK;
 }
 
-cadence_runtime* borrow(WindowRuntime& runtime, Instant origin) {
-  auto* rt = new cadence_runtime;
-  rt->runtime = &runtime;
-  rt->origin = origin;
-  return rt;
+int check_change(const cadence_runtime* rt, const char* function) {
+  if (const int s = check(rt, function); s != CADENCE_OK) return s;
+  if (rt->destroying) return fail(CADENCE_E_CLOSED, std::string(function) + ": the runtime is being destroyed");
+  return CADENCE_OK;
 }
 
 void release(cadence_runtime* rt) noexcept {
   rt->runtime = nullptr;
-  rt->on_failure = nullptr;
-  rt->failure_user.reset();  // its destroy runs; calls from it see the handle closed
+  rt->on_failure.reset();  // its destroy runs (once no handler call holds it); calls see the handle closed
   retire(rt);
 }
 
 void report(cadence_runtime* rt, const Failure& failure) noexcept {
   const int status = static_cast<int>(failure.error.code) + 1;
-  if (rt->on_failure != nullptr) {
+  if (std::shared_ptr<cadence_runtime::FailureHandler> handler = rt->on_failure; handler && handler->fn) {
     Enter running(rt);
-    rt->on_failure(rt->failure_user ? rt->failure_user->get() : nullptr, status, failure.error.message.c_str(),
-                   failure.timer.value, failure.thread.value);
+    handler->fn(handler->user.get(), status, failure.error.message.c_str(), failure.timer.value, failure.thread.value);
   } else {
     std::fprintf(stderr, "cadence: %s: %s\n", cadence_status_name(status), failure.error.message.c_str());
   }
 }
 
-void retire_memory(void* memory, void (*free)(void*)) {
+void retire_memory(const void* memory) {
   Graveyard& g = graveyard();
   std::lock_guard lock(g.mutex);
-  g.handles.emplace_back(memory, free);
+  g.handles.push_back(memory);
+}
+
+UserData::~UserData() {
+  if (destroy_ == nullptr) return;
+  const std::string caller(last_error);  // what the destroy function's calls fail with stays theirs
+  destroy_(user_);
+  set_last_error(caller);
 }
 
 }  // namespace cadence::detail::capi
@@ -210,7 +237,7 @@ const char* cadence_status_name(int status) {
   }
 }
 
-const char* cadence_last_error(void) { return last_error.c_str(); }
+const char* cadence_last_error(void) { return last_error; }
 
 // ---- Runtimes --------------------------------------------------------------------------------
 
@@ -267,16 +294,12 @@ int cadence_runtime_destroy(cadence_runtime* rt) {
                   std::string(fn) + ": called from one of the runtime's own callbacks or calls; destroy it after "
                                     "the call that runs them returns");
     }
-    if (!rt->owned) {
-      return fail(CADENCE_E_INVALID_ARGUMENT,
-                  std::string(fn) + ": the runtime belongs to a window; destroy the window (cadence_window_destroy)");
-    }
+    if (rt->of_window) return of_window(fn, "destroy the window (cadence_window_destroy)");
     rt->destroying = true;
     rt->owned.reset();  // joins the workers; destroy functions run, their calls refused with closed
     rt->runtime = nullptr;
     rt->clock.reset();
-    rt->on_failure = nullptr;
-    rt->failure_user.reset();
+    rt->on_failure.reset();
     retire(rt);
     return CADENCE_OK;
   });
@@ -312,6 +335,7 @@ int cadence_runtime_poll(cadence_runtime* rt, cadence_report* out) {
   static constexpr const char* fn = "cadence_runtime_poll";
   return guard(fn, [&]() -> int {
     if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (rt->of_window) return of_window(fn, "the window runs its frames itself (cadence_loop_run)");
     if (rt->depth > 0 || rt->destroying) {
       return fail(CADENCE_E_REENTRANT_CALL, std::string(fn) + ": called from inside the runtime's own frame or "
                                                               "calls; a frame cannot start inside another");
@@ -345,7 +369,8 @@ int cadence_runtime_set_waker(cadence_runtime* rt, void (*waker)(void*), void* u
   static constexpr const char* fn = "cadence_runtime_set_waker";
   UserData data(user, destroy);
   return guard(fn, [&]() -> int {
-    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (const int s = check_change(rt, fn); s != CADENCE_OK) return s;
+    if (rt->of_window) return of_window(fn, "the window wakes its own loop");
     Enter running(rt);
     if (waker == nullptr) {
       rt->runtime->set_waker({});
@@ -361,12 +386,11 @@ int cadence_runtime_set_failure_handler(cadence_runtime* rt, cadence_failure_fn 
   static constexpr const char* fn = "cadence_runtime_set_failure_handler";
   UserData data(user, destroy);
   return guard(fn, [&]() -> int {
-    if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (const int s = check_change(rt, fn); s != CADENCE_OK) return s;
     Enter running(rt);
-    auto old = std::move(rt->failure_user);
-    rt->on_failure = handler;
-    rt->failure_user = std::make_unique<UserData>(std::move(data));
-    old.reset();  // the old handler's destroy, once the new one is in place
+    auto next = std::make_shared<cadence_runtime::FailureHandler>(handler, std::move(data));
+    std::swap(rt->on_failure, next);
+    next.reset();  // the old handler's destroy, once the new one is in place and it has returned
     return CADENCE_OK;
   });
 }
@@ -383,6 +407,7 @@ int cadence_runtime_set_hidden(cadence_runtime* rt, int hidden) {
   static constexpr const char* fn = "cadence_runtime_set_hidden";
   return guard(fn, [&]() -> int {
     if (const int s = check(rt, fn); s != CADENCE_OK) return s;
+    if (rt->of_window) return of_window(fn, "the window knows when it is hidden or minimized");
     Enter running(rt);
     return status_of(rt->runtime->set_hidden(hidden != 0));
   });
@@ -403,7 +428,8 @@ int cadence_timer_add(cadence_runtime* rt, uint64_t id, const cadence_timer_opti
     Enter running(rt != nullptr && check(rt, name) == CADENCE_OK ? rt : nullptr);
     std::optional<Timer> timer;
     if (const int s = prepare_timer(rt, name, options, fn, UserData(user, destroy), timer); s != CADENCE_OK) return s;
-    const TimerId tid = id == 0 ? TimerId::unique() : TimerId{id};
+    TimerId tid{id};
+    while (!tid.is_valid() || (id == 0 && rt->runtime->has_timer(tid))) tid = TimerId::unique();  // skips ids the app took
     if (const int s = status_of(rt->runtime->add_timer(tid, std::move(*timer))); s != CADENCE_OK) return s;
     if (out_id != nullptr) *out_id = tid.value;
     return CADENCE_OK;
@@ -421,20 +447,24 @@ int cadence_timer_replace(cadence_runtime* rt, uint64_t id, const cadence_timer_
       timer.reset();
       return fail(CADENCE_E_INVALID_ARGUMENT, std::string(name) + ": id is 0; replace names the timer to replace");
     }
+    if (TimerId{id}.is_system()) {
+      timer.reset();
+      return system_id(name, id);
+    }
     return status_of(rt->runtime->replace_timer(TimerId{id}, std::move(*timer)));
   });
 }
 
 int cadence_timer_remove(cadence_runtime* rt, uint64_t id) {
-  return timer_call(rt, "cadence_timer_remove", [id](WindowRuntime& r) { return r.remove_timer(TimerId{id}); });
+  return timer_call(rt, "cadence_timer_remove", id, [id](WindowRuntime& r) { return r.remove_timer(TimerId{id}); });
 }
 
 int cadence_timer_pause(cadence_runtime* rt, uint64_t id) {
-  return timer_call(rt, "cadence_timer_pause", [id](WindowRuntime& r) { return r.pause_timer(TimerId{id}); });
+  return timer_call(rt, "cadence_timer_pause", id, [id](WindowRuntime& r) { return r.pause_timer(TimerId{id}); });
 }
 
 int cadence_timer_resume(cadence_runtime* rt, uint64_t id) {
-  return timer_call(rt, "cadence_timer_resume", [id](WindowRuntime& r) { return r.resume_timer(TimerId{id}); });
+  return timer_call(rt, "cadence_timer_resume", id, [id](WindowRuntime& r) { return r.resume_timer(TimerId{id}); });
 }
 
 int cadence_timer_exists(cadence_runtime* rt, uint64_t id, int* out) {
@@ -442,7 +472,7 @@ int cadence_timer_exists(cadence_runtime* rt, uint64_t id, int* out) {
   return guard(name, [&]() -> int {
     if (const int s = check(rt, name); s != CADENCE_OK) return s;
     if (out == nullptr) return null_argument(name, "out");
-    *out = rt->runtime->has_timer(TimerId{id}) ? 1 : 0;
+    *out = !TimerId{id}.is_system() && rt->runtime->has_timer(TimerId{id}) ? 1 : 0;
     return CADENCE_OK;
   });
 }

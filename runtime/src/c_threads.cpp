@@ -1,4 +1,6 @@
 // The C API (cadence.h): background threads and the worker's end of their channels.
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -99,7 +101,8 @@ int cadence_thread_start(cadence_runtime* rt, uint64_t id, const cadence_thread_
         });
     user.reset();  // the thread holds it now (or, if it is refused, nothing does: destroy runs)
     thread.with_priority(o.priority == CADENCE_PRIORITY_NORMAL ? ThreadPriority::normal : ThreadPriority::background);
-    const ThreadId tid = id == 0 ? ThreadId::unique() : ThreadId{id};
+    ThreadId tid{id};
+    while (!tid.is_valid() || (id == 0 && rt->runtime->has_thread(tid))) tid = ThreadId::unique();  // skips ids the app took
     if (const int s = status_of(rt->runtime->start_thread(tid, std::move(thread))); s != CADENCE_OK) return s;
     if (out_id != nullptr) *out_id = tid.value;
     return CADENCE_OK;
@@ -165,11 +168,11 @@ int cadence_worker_progress(cadence_worker* w, double value) {
 int cadence_worker_update(cadence_worker* w, int update) {
   static constexpr const char* fn = "cadence_worker_update";
   return guard(fn, [&]() -> int {
-    if (const int s = check_worker(w, fn); s != CADENCE_OK) return s;
-    if (!valid_update(update)) {
+    if (w != nullptr && !valid_update(update)) {
       return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": update is " + std::to_string(update) +
                                                   ", not a CADENCE_UPDATE_* value");
     }
+    if (const int s = check_worker(w, fn); s != CADENCE_OK) return s;
     return w->out.update(static_cast<Update>(update)) ? CADENCE_OK
                                                        : fail(CADENCE_E_CLOSED, std::string(fn) + ": the runtime is gone");
   });
@@ -203,7 +206,23 @@ int cadence_worker_receive(cadence_worker* w, cadence_ns timeout, int ticks, cad
     if (w->thread != std::this_thread::get_id()) {
       return fail(CADENCE_E_WRONG_THREAD, std::string(fn) + ": called off the worker's own thread");
     }
-    std::optional<ThreadMessage> m = w->in.receive_for(Duration{timeout}, ticks != 0);
+    // Once the stop request was taken, nothing more ends a wait when the runtime goes: the wait
+    // is cut into slices that look whether it is gone (while it lives, none of this runs).
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point start = Clock::now();
+    std::optional<ThreadMessage> m;
+    for (;;) {
+      const Duration left = timeout == CADENCE_NEVER
+                                ? Duration::max()
+                                : saturating_sub(Duration{timeout}, std::chrono::duration_cast<Duration>(Clock::now() - start));
+      const Duration slice = w->in.stop_requested() ? std::min<Duration>(left, std::chrono::milliseconds(50)) : left;
+      m = w->in.receive_for(slice, ticks != 0);
+      if (m) break;
+      if (!w->out.connected()) {
+        return fail(CADENCE_E_CLOSED, std::string(fn) + ": the runtime is gone (its window closed): return");
+      }
+      if (slice == left) break;
+    }
     if (!m) return fail(CADENCE_E_EMPTY, std::string(fn) + ": no message came within the timeout");
     *out = cadence_message{CADENCE_MESSAGE_TICK, nullptr, nullptr};
     if (m->is_terminate()) out->kind = CADENCE_MESSAGE_TERMINATE;

@@ -41,10 +41,15 @@ static inline int last_error_says(const char* words) {
 
 #define CHECK_OK(expr) CHECK_STATUS(expr, CADENCE_OK, NULL)
 
-#define RUN(test)                        \
-  do {                                   \
-    test();                              \
-    printf("ok %s\n", #test);            \
+/* The test to run alone (main's first argument), or NULL for all. */
+static const char* only_test = NULL;
+
+#define RUN(test)                                                 \
+  do {                                                            \
+    if (only_test == NULL || strcmp(only_test, #test) == 0) {     \
+      test();                                                     \
+      printf("ok %s\n", #test);                                   \
+    }                                                             \
   } while (0)
 
 #define MS(n) ((cadence_ns)(n) * 1000000)

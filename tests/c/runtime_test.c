@@ -491,6 +491,107 @@ static void callbacks_change_timers_through_their_runtime(void) {
   CHECK_OK(cadence_runtime_destroy(rt));
 }
 
+/* A failure handler that replaces itself, then reads its own data. */
+typedef struct Handler {
+  cadence_runtime* rt;
+  int destroyed;
+  int calls;
+  int destroyed_while_running;
+  struct Handler* next;
+} Handler;
+
+static void handler_destroy(void* user) { ((Handler*)user)->destroyed++; }
+
+static void replaces_itself(void* user, int status, const char* message, uint64_t timer, uint64_t thread) {
+  Handler* h = (Handler*)user;
+  (void)status, (void)message, (void)timer, (void)thread;
+  h->calls++;
+  CHECK_OK(cadence_runtime_set_failure_handler(h->rt, replaces_itself, h->next, handler_destroy));
+  h->destroyed_while_running = h->destroyed; /* its data must still be whole here */
+}
+
+static int returns_garbage(void* user, cadence_runtime* rt, const cadence_timer_info* info) {
+  (void)user, (void)rt, (void)info;
+  return 64;
+}
+
+static void a_failure_handler_may_replace_itself(void) {
+  Handler a, b;
+  cadence_timer_options o = every(MS(10));
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  a.rt = b.rt = manual_runtime();
+  a.next = &b;
+  b.next = &b;
+  CHECK_OK(cadence_runtime_set_failure_handler(a.rt, replaces_itself, &a, handler_destroy));
+  CHECK_OK(cadence_timer_add(a.rt, 0, &o, returns_garbage, NULL, NULL, NULL));
+  advance_and_poll(a.rt, MS(10), NULL);
+  CHECK(a.calls == 1 && a.destroyed_while_running == 0 && a.destroyed == 1);
+  CHECK_OK(cadence_runtime_destroy(a.rt));
+  CHECK(b.destroyed == 1);
+}
+
+static void reserved_timer_ids_are_refused(void) {
+  cadence_runtime* rt = manual_runtime();
+  Probe p = probe(rt);
+  int exists = 1;
+  uint64_t ids[] = {1, 5, 0xff};
+  size_t i;
+  for (i = 0; i < 3; ++i) {
+    CHECK_STATUS(cadence_timer_replace(rt, ids[i], NULL, probe_fn, &p, probe_destroy), CADENCE_E_INVALID_ARGUMENT,
+                 "reserved for the window's own timers");
+    CHECK_STATUS(cadence_timer_remove(rt, ids[i]), CADENCE_E_INVALID_ARGUMENT, "reserved");
+    CHECK_STATUS(cadence_timer_pause(rt, ids[i]), CADENCE_E_INVALID_ARGUMENT, "reserved");
+    CHECK_STATUS(cadence_timer_resume(rt, ids[i]), CADENCE_E_INVALID_ARGUMENT, "reserved");
+    CHECK_OK(cadence_timer_exists(rt, ids[i], &exists));
+    CHECK(exists == 0);
+  }
+  CHECK(p.destroyed == 3 && p.runs == 0);
+  CHECK_OK(cadence_runtime_destroy(rt));
+}
+
+static void fresh_ids_skip_the_ones_the_app_took(void) {
+  cadence_runtime* rt = manual_runtime();
+  uint64_t first = 0, second = 0;
+  CHECK_OK(cadence_timer_add(rt, 0, NULL, keep, NULL, NULL, &first));
+  CHECK_OK(cadence_timer_add(rt, first + 1, NULL, keep, NULL, NULL, NULL));
+  CHECK_OK(cadence_timer_add(rt, first + 2, NULL, keep, NULL, NULL, NULL));
+  CHECK_OK(cadence_timer_add(rt, 0, NULL, keep, NULL, NULL, &second));
+  CHECK(second > first + 2);
+  CHECK_OK(cadence_runtime_destroy(rt));
+}
+
+/* A destroy function whose own call fails must not change what the caller's failure says. */
+static void fails_a_call(void* user) { (void)cadence_timer_remove((cadence_runtime*)user, 0x9999); }
+
+static void a_destroy_function_keeps_the_callers_error(void) {
+  cadence_runtime* rt = manual_runtime();
+  CHECK_STATUS(cadence_timer_add(rt, 0, NULL, NULL, rt, fails_a_call, NULL), CADENCE_E_INVALID_ARGUMENT, "fn is NULL");
+  CHECK_STATUS(cadence_runtime_set_waker(NULL, wake, rt, fails_a_call), CADENCE_E_INVALID_ARGUMENT, "runtime is NULL");
+  CHECK_OK(cadence_runtime_destroy(rt));
+}
+
+/* While a runtime is destroyed, what destroy functions set is refused, not kept and lost. */
+typedef struct Late {
+  cadence_runtime* rt;
+  int waker;
+  int handler;
+} Late;
+
+static void sets_things_late(void* user) {
+  Late* l = (Late*)user;
+  l->waker = cadence_runtime_set_waker(l->rt, wake, NULL, NULL);
+  l->handler = cadence_runtime_set_failure_handler(l->rt, on_failure, NULL, NULL);
+}
+
+static void what_a_runtime_being_destroyed_is_given_is_refused(void) {
+  Late l;
+  l.rt = manual_runtime();
+  CHECK_OK(cadence_timer_add(l.rt, 0, NULL, keep, &l, sets_things_late, NULL));
+  CHECK_OK(cadence_runtime_destroy(l.rt));
+  CHECK(l.waker == CADENCE_E_CLOSED && l.handler == CADENCE_E_CLOSED);
+}
+
 /* ---- Bad handles ----------------------------------------------------------------------------- */
 
 /* Every function that takes a runtime, given `rt`, returns `want`. */
@@ -552,7 +653,26 @@ static void null_destroyed_and_foreign_handles_are_refused(void) {
   CHECK_STATUS(cadence_runtime_poll(rt, NULL), CADENCE_E_CLOSED, NULL);
 }
 
-int main(void) {
+/* atexit handlers run after static destructors of what was loaded before them: destroyed
+ * handles are still told apart there. */
+static cadence_runtime* destroyed_at_exit;
+static void at_exit(void) { /* no exit() in here: a failure ends with _Exit */
+  cadence_runtime* rt = NULL;
+  if (cadence_runtime_destroy(destroyed_at_exit) != CADENCE_E_CLOSED) {
+    fprintf(stderr, "at exit, a destroyed handle was not CADENCE_E_CLOSED: %s\n", cadence_last_error());
+    _Exit(1);
+  }
+  if (cadence_runtime_create(NULL, &rt) != CADENCE_OK || cadence_runtime_destroy(rt) != CADENCE_OK) {
+    fprintf(stderr, "at exit, a runtime could not be made and destroyed: %s\n", cadence_last_error());
+    _Exit(1);
+  }
+}
+
+int main(int argc, char** argv) {
+  only_test = argc > 1 ? argv[1] : NULL;
+  CHECK(atexit(at_exit) == 0);
+  destroyed_at_exit = manual_runtime();
+  CHECK_OK(cadence_runtime_destroy(destroyed_at_exit));
   RUN(version_and_status_names);
   RUN(last_error_is_per_thread);
   RUN(runtime_options_are_checked);
@@ -569,6 +689,11 @@ int main(void) {
   RUN(timer_options_are_checked_and_destroy_runs_on_refusal);
   RUN(pause_resume_replace_and_remove);
   RUN(callbacks_change_timers_through_their_runtime);
+  RUN(a_failure_handler_may_replace_itself);
+  RUN(reserved_timer_ids_are_refused);
+  RUN(fresh_ids_skip_the_ones_the_app_took);
+  RUN(a_destroy_function_keeps_the_callers_error);
+  RUN(what_a_runtime_being_destroyed_is_given_is_refused);
   RUN(null_destroyed_and_foreign_handles_are_refused);
   return 0;
 }

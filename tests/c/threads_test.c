@@ -431,6 +431,19 @@ static int outlives_its_runtime(void* user, cadence_worker* w) {
   j->statuses[0] = cadence_worker_progress(w, 0.5);
   j->statuses[1] = cadence_worker_update(w, 0);
   j->statuses[2] = cadence_worker_write_back(w, bad_write_back, number(6), message_destroy);
+  {
+    cadence_message m;
+    int i;
+    /* What was sent before comes first: the stop request its runtime's end sent. */
+    j->statuses[3] = cadence_worker_receive(w, CADENCE_NEVER, 1, &m);
+    j->statuses[4] = m.kind;
+    /* Then, once what is left (a tick) is taken, nothing more can come: a wait without end
+       returns. */
+    for (i = 0; i < 10 && (j->statuses[5] = cadence_worker_receive(w, CADENCE_NEVER, 1, &m)) == CADENCE_OK; ++i) {
+      CHECK(m.kind == CADENCE_MESSAGE_TICK);
+    }
+    j->statuses[6] = cadence_worker_receive(w, 0, 0, &m);
+  }
   atomic_store(&j->worker_done, 1);
   return CADENCE_OK;
 }
@@ -452,6 +465,8 @@ static void a_worker_let_go_learns_its_runtime_is_gone(void) {
   wait_for(&j->worker_done);
   CHECK(j->statuses[0] == CADENCE_E_CLOSED && j->statuses[1] == CADENCE_E_CLOSED);
   CHECK(j->statuses[2] == CADENCE_E_CLOSED);
+  CHECK(j->statuses[3] == CADENCE_OK && j->statuses[4] == CADENCE_MESSAGE_TERMINATE);
+  CHECK(j->statuses[5] == CADENCE_E_CLOSED && j->statuses[6] == CADENCE_E_CLOSED);
   /* The user data goes once the worker is done with it too (on its thread). */
   wait_for(&j->destroyed);
   {
@@ -462,7 +477,8 @@ static void a_worker_let_go_learns_its_runtime_is_gone(void) {
   free(j);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+  only_test = argc > 1 ? argv[1] : NULL;
   RUN(progress_and_write_backs_reach_the_ui);
   RUN(what_a_worker_or_callback_returns_is_checked);
   RUN(a_write_back_that_returns_no_update_is_reported);

@@ -61,6 +61,14 @@ static cadence_window* open_window(Screen* s) {
   return w;
 }
 
+/* A window, given to a new loop. */
+static cadence_window* open_in_loop(Screen* s, cadence_loop** loop) {
+  cadence_window* w = open_window(s);
+  CHECK_OK(cadence_loop_create(loop));
+  CHECK_OK(cadence_loop_add(*loop, w));
+  return w;
+}
+
 /* A timer that stops the loop after a few runs. */
 typedef struct Stopper {
   cadence_loop* loop;
@@ -133,9 +141,7 @@ static void a_window_draws_widgets_and_runs_timers(void) {
   cadence_runtime* rt = NULL;
   uint64_t drawn = 0;
   memset(&s, 0, sizeof s);
-  w = open_window(&s);
-  CHECK_OK(cadence_loop_create(&loop));
-  CHECK_OK(cadence_loop_add(loop, w));
+  w = open_in_loop(&s, &loop);
   CHECK_STATUS(cadence_loop_add(loop, w), CADENCE_E_INVALID_ARGUMENT, "in a loop already");
   run_briefly(loop, w);
   CHECK_OK(cadence_window_frames_drawn(w, &drawn));
@@ -278,6 +284,101 @@ static void a_timer_cannot_destroy_its_window(void) {
   CHECK_OK(cadence_window_destroy(w));
 }
 
+static int never_runs(void* user, cadence_runtime* rt, const cadence_timer_info* info) {
+  (void)user, (void)rt, (void)info;
+  CHECK(!"runs");
+  return CADENCE_TIMER_STOP;
+}
+
+static int destroy_status = -1;
+static void destroys_the_loop(void* user) { destroy_status = cadence_loop_destroy((cadence_loop*)user); }
+static void runs_the_loop(void* user) { destroy_status = cadence_loop_run((cadence_loop*)user, 0); }
+
+static void a_windows_callbacks_cannot_destroy_or_run_its_loop(void) {
+  void (*const calls[])(void*) = {destroys_the_loop, runs_the_loop};
+  size_t i;
+  for (i = 0; i < 2; ++i) {
+    Screen s;
+    cadence_loop* loop = NULL;
+    cadence_window* w;
+    cadence_runtime* rt = NULL;
+    uint64_t id = 0;
+    memset(&s, 0, sizeof s);
+    w = open_in_loop(&s, &loop);
+    CHECK_OK(cadence_window_runtime(w, &rt));
+    /* The loop is not running: the timer's destroy runs inside cadence_timer_remove. */
+    CHECK_OK(cadence_timer_add(rt, 0, NULL, never_runs, loop, calls[i], &id));
+    destroy_status = -1;
+    CHECK_OK(cadence_timer_remove(rt, id));
+    CHECK(destroy_status == CADENCE_E_REENTRANT_CALL);
+    CHECK_OK(cadence_loop_destroy(loop));
+    CHECK(s.destroyed == 1);
+    CHECK_OK(cadence_window_destroy(w));
+  }
+}
+
+static int screenshots_itself(Screen* s) { return cadence_window_screenshot(s->window, "inside.png"); }
+static int begins_without_a_title(Screen* s) {
+  (void)s;
+  return cadence_ui_begin("");
+}
+
+static void what_a_draw_function_cannot_do_is_refused(void) {
+  int (*const calls[])(Screen*) = {screenshots_itself, begins_without_a_title};
+  const int want[] = {CADENCE_E_REENTRANT_CALL, CADENCE_E_INVALID_ARGUMENT};
+  size_t i;
+  for (i = 0; i < 2; ++i) {
+    Screen s;
+    cadence_loop* loop = NULL;
+    cadence_window* w;
+    memset(&s, 0, sizeof s);
+    w = open_window(&s);
+    s.inside = calls[i];
+    s.statuses[0] = -1;
+    CHECK_OK(cadence_loop_create(&loop));
+    CHECK_OK(cadence_loop_add(loop, w));
+    run_briefly(loop, w);
+    CHECK(s.statuses[0] == want[i]);
+    CHECK_OK(cadence_loop_destroy(loop));
+    CHECK_OK(cadence_window_destroy(w));
+  }
+}
+
+static void wake(void* user) { (void)user; }
+
+static void a_windows_runtime_is_run_by_its_window(void) {
+  Screen s;
+  cadence_window* w;
+  cadence_runtime* rt = NULL;
+  memset(&s, 0, sizeof s);
+  w = open_window(&s);
+  CHECK_OK(cadence_window_runtime(w, &rt));
+  CHECK_STATUS(cadence_runtime_poll(rt, NULL), CADENCE_E_INVALID_ARGUMENT, "belongs to a window");
+  CHECK_STATUS(cadence_runtime_set_waker(rt, wake, &s, screen_destroy), CADENCE_E_INVALID_ARGUMENT, "wakes its own loop");
+  CHECK(s.destroyed == 1);
+  CHECK_STATUS(cadence_runtime_set_hidden(rt, 1), CADENCE_E_INVALID_ARGUMENT, "belongs to a window");
+  CHECK_OK(cadence_window_destroy(w));
+  CHECK(s.destroyed == 2);
+}
+
+static void* opens_a_window(void* arg) {
+  Screen s;
+  cadence_window* w = NULL;
+  cadence_loop* loop = NULL;
+  memset(&s, 0, sizeof s);
+  *(int*)arg = cadence_window_create(NULL, draw, &s, NULL, &w);
+  if (*(int*)arg == CADENCE_E_WRONG_THREAD) *(int*)arg = cadence_loop_create(&loop);
+  return NULL;
+}
+
+static void windows_live_on_one_thread(void) {
+  pthread_t t;
+  int status = -1;
+  CHECK(pthread_create(&t, NULL, opens_a_window, &status) == 0);
+  CHECK(pthread_join(t, NULL) == 0);
+  CHECK(status == CADENCE_E_WRONG_THREAD);
+}
+
 static void a_window_no_loop_took_is_destroyed_at_once(void) {
   Screen s;
   cadence_window* w;
@@ -347,7 +448,8 @@ static void bad_handles_are_refused(void) {
   CHECK(s.destroyed == 1);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+  only_test = argc > 1 ? argv[1] : NULL;
   RUN(options_are_checked);
   RUN(a_window_draws_widgets_and_runs_timers);
   RUN(draw_calls_outside_a_draw_function_are_refused);
@@ -355,6 +457,10 @@ int main(void) {
   RUN(a_draw_function_cannot_pull_the_ground_away);
   RUN(a_timer_cannot_destroy_its_window);
   RUN(a_window_no_loop_took_is_destroyed_at_once);
+  RUN(a_windows_callbacks_cannot_destroy_or_run_its_loop);
+  RUN(what_a_draw_function_cannot_do_is_refused);
+  RUN(a_windows_runtime_is_run_by_its_window);
+  RUN(windows_live_on_one_thread);
   RUN(bad_handles_are_refused);
   return 0;
 }

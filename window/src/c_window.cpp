@@ -1,9 +1,11 @@
 // The C API (cadence.h): windows, the loop, and the cadence_ui_* draw functions.
 #include <imgui.h>
 
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cadence/cadence.h"
 #include "cadence/detail/c_api.hpp"
@@ -34,6 +36,7 @@ struct cadence_loop {
   std::uint32_t magic = kLoopMagic;
   std::thread::id ui = std::this_thread::get_id();
   std::unique_ptr<EventLoop> loop;
+  std::vector<cadence_window*> windows;  // given to it (handles are never freed: safe to keep)
   bool running = false;
 };
 
@@ -65,6 +68,34 @@ int check(const cadence_loop* l, const char* function) {
     return fail(CADENCE_E_WRONG_THREAD, std::string(function) + ": called off the loop's UI thread (the thread that made it)");
   }
   if (!l->loop) return fail(CADENCE_E_CLOSED, std::string(function) + ": the loop was destroyed");
+  return CADENCE_OK;
+}
+
+/// The thread of the process's windows: the first that opened one. GLFW and SDL keep one window
+/// system per process, on one thread.
+std::atomic<std::thread::id> window_thread{};
+
+int check_window_thread(const char* function) {
+  std::thread::id none{};
+  const std::thread::id self = std::this_thread::get_id();
+  if (window_thread.compare_exchange_strong(none, self) || none == self) return CADENCE_OK;
+  return fail(CADENCE_E_WRONG_THREAD, std::string(function) +
+                                          ": windows and loops live on one thread of the process, the one that "
+                                          "opened the first window; this is another");
+}
+
+/// REENTRANT_CALL while one of the loop's windows runs app code (a callback or draw function of
+/// its runtime): the loop would destroy or run that window under it.
+int check_loop_idle(const cadence_loop* l, const char* function) {
+  if (l->running) {
+    return fail(CADENCE_E_REENTRANT_CALL, std::string(function) + ": called inside the loop's own iteration");
+  }
+  for (const cadence_window* w : l->windows) {
+    if (w->handle.is_open() && w->runtime->depth > 0) {
+      return fail(CADENCE_E_REENTRANT_CALL,
+                  std::string(function) + ": called from a callback of one of the loop's windows");
+    }
+  }
   return CADENCE_OK;
 }
 
@@ -121,6 +152,7 @@ int cadence_window_create(const cadence_window_options* options, cadence_draw_fn
   return guard(fn, [&]() -> int {
     if (draw == nullptr) return null_argument(fn, "draw");
     if (out == nullptr) return null_argument(fn, "out");
+    if (const int s = check_window_thread(fn); s != CADENCE_OK) return s;
     cadence_window_options o;
     cadence_window_options_init(&o);
     if (options != nullptr) {
@@ -144,7 +176,7 @@ int cadence_window_create(const cadence_window_options* options, cadence_draw_fn
     auto w = std::make_unique<cadence_window>();
     // The runtime handle comes first: the window's failures go to its handler.
     cadence_runtime* rt = new cadence_runtime;
-    rt->runtime = nullptr;
+    rt->of_window = true;
     WindowOptions wo;
     wo.title = o.title != nullptr ? o.title : "cadence";
     wo.backend = backend;
@@ -237,6 +269,10 @@ int cadence_window_screenshot(cadence_window* w, const char* path) {
   return guard(fn, [&]() -> int {
     if (const int s = check(w, fn); s != CADENCE_OK) return s;
     if (path == nullptr) return null_argument(fn, "path");
+    if (drawing != nullptr && drawing->window == w) {
+      return fail(CADENCE_E_REENTRANT_CALL,
+                  std::string(fn) + ": called from the window's own draw function, whose frame is not drawn yet");
+    }
     return status_of(w->handle.get()->screenshot(path));
   });
 }
@@ -247,6 +283,7 @@ int cadence_loop_create(cadence_loop** out) {
   static constexpr const char* fn = "cadence_loop_create";
   return guard(fn, [&]() -> int {
     if (out == nullptr) return null_argument(fn, "out");
+    if (const int s = check_window_thread(fn); s != CADENCE_OK) return s;
     auto l = std::make_unique<cadence_loop>();
     l->loop = std::make_unique<EventLoop>();
     *out = l.release();
@@ -258,11 +295,7 @@ int cadence_loop_destroy(cadence_loop* l) {
   static constexpr const char* fn = "cadence_loop_destroy";
   return guard(fn, [&]() -> int {
     if (const int s = check(l, fn); s != CADENCE_OK) return s;
-    if (l->running) {
-      return fail(CADENCE_E_REENTRANT_CALL,
-                  std::string(fn) + ": called inside the loop's iteration; stop it (cadence_loop_stop) and destroy "
-                                    "it after cadence_loop_run returns");
-    }
+    if (const int s = check_loop_idle(l, fn); s != CADENCE_OK) return s;
     l->running = true;  // what the windows' destruction runs cannot run or destroy the loop
     l->loop.reset();
     retire(l);
@@ -276,6 +309,7 @@ int cadence_loop_add(cadence_loop* l, cadence_window* w) {
     if (const int s = check(l, fn); s != CADENCE_OK) return s;
     if (const int s = check(w, fn); s != CADENCE_OK) return s;
     if (w->in_loop) return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": the window is in a loop already");
+    l->windows.push_back(w);
     l->loop->add(std::move(w->owned));
     w->in_loop = true;
     return CADENCE_OK;
@@ -286,9 +320,7 @@ int cadence_loop_run(cadence_loop* l, cadence_ns duration) {
   static constexpr const char* fn = "cadence_loop_run";
   return guard(fn, [&]() -> int {
     if (const int s = check(l, fn); s != CADENCE_OK) return s;
-    if (l->running) {
-      return fail(CADENCE_E_REENTRANT_CALL, std::string(fn) + ": called inside the loop's own iteration");
-    }
+    if (const int s = check_loop_idle(l, fn); s != CADENCE_OK) return s;
     if (duration < 0) {
       return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": duration is " + std::to_string(duration) +
                                                   " ns; it must be >= 0, or CADENCE_NEVER for no limit");
@@ -323,6 +355,7 @@ int cadence_ui_begin(const char* title) {
   return guard(fn, [&]() -> int {
     if (const int s = check_drawing(fn); s != CADENCE_OK) return s;
     if (title == nullptr) return null_argument(fn, "title");
+    if (title[0] == '\0') return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": title is empty; an ImGui window needs a name");
     ImGui::Begin(title);
     ++drawing->open;
     return CADENCE_OK;

@@ -16,7 +16,9 @@
  *   are made after it. A pointer that was never a handle of that kind cannot be detected
  *   (undefined behaviour, as in any C API).
  * - Thread: the thread that made the handle (its UI thread); from any other:
- *   CADENCE_E_WRONG_THREAD. Workers use their cadence_worker only.
+ *   CADENCE_E_WRONG_THREAD. Windows and loops all live on one thread, the one that opened the
+ *   process's first window (GLFW and SDL have one window system per process). Workers use their
+ *   cadence_worker only.
  * - Callbacks: each takes the `void* user` it was given. Its `destroy` (may be NULL) runs
  *   exactly once, when cadence is done with the callback: after its last call, at once when the
  *   call that took it fails, or when its runtime is destroyed. Callbacks run on the UI thread
@@ -26,8 +28,9 @@
  * - Time: cadence_ns, signed 64-bit nanoseconds. Instants are counted from the moment the
  *   runtime (or the window) was made. CADENCE_NEVER stands for "no such time".
  * - Ids: 0 asks cadence for a fresh id, never handed out before in the process (and never
- *   again: ids are not reused, unlike GLib's source ids). Timer ids 1-255 and thread ids 1-4
- *   are reserved.
+ *   again: ids are not reused, unlike GLib's source ids), skipping ids the app chose itself.
+ *   Timer ids 1-255 (the window's own timers) and thread ids 1-4 are reserved: the timer
+ *   functions refuse them with CADENCE_E_INVALID_ARGUMENT.
  * - Flags and booleans are int: 1 or 0 out, any non-zero in.
  * - Structs with a struct_size field are set up by their _init function, which sets the size
  *   and every default; a size cadence does not know is CADENCE_E_INVALID_ARGUMENT (and the rest
@@ -95,8 +98,9 @@ typedef enum cadence_status {
 /** A short, stable name for a status ("CADENCE_E_CLOSED"); "unknown" for other values.
  *  Thread: any. */
 CADENCE_C_API const char* cadence_status_name(int status);
-/** The message of the last call on this thread that failed ("" before any). Valid until the
- *  next failing call on this thread. Thread: any (each thread has its own). */
+/** The message of the last call on this thread that failed ("" before any; at most 1,023
+ *  bytes, a longer one cut to end in "..."). Valid until the next failing call on this thread.
+ *  Thread: any (each thread has its own). */
 CADENCE_C_API const char* cadence_last_error(void);
 
 /* ---- Common types ---------------------------------------------------------------------------- */
@@ -157,7 +161,8 @@ typedef struct cadence_report {
 
 /** Runs one frame now: the due timers, the workers' messages, then the changes they asked
  *  for. Each failure goes to the failure handler. `out` may be NULL.
- *  Errors: REENTRANT_CALL (from its own callbacks: nothing runs), CLOSED, WRONG_THREAD. */
+ *  Errors: REENTRANT_CALL (from its own callbacks: nothing runs), INVALID_ARGUMENT (a window's
+ *  runtime: the window runs its frames), CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_runtime_poll(cadence_runtime* runtime, cadence_report* out);
 /** How long the loop may sleep from now: 0 when something is due, CADENCE_NEVER when nothing
  *  is scheduled (a worker's post wakes the loop through the waker). Exact: sleeping for it and
@@ -165,13 +170,16 @@ CADENCE_C_API int cadence_runtime_poll(cadence_runtime* runtime, cadence_report*
 CADENCE_C_API int cadence_runtime_next_wake(cadence_runtime* runtime, cadence_ns* out);
 /** Sets the function workers call to wake the loop after posting into an empty channel (once
  *  per batch). It runs on worker threads, must be quick and must not call cadence; NULL clears
- *  it. The old waker's destroy runs once the new one is in place. Errors: CLOSED, WRONG_THREAD. */
+ *  it. The old waker's destroy runs once the new one is in place. Errors: INVALID_ARGUMENT (a
+ *  window's runtime: the window wakes its loop itself), CLOSED (also while it is destroyed),
+ *  WRONG_THREAD. */
 CADENCE_C_API int cadence_runtime_set_waker(cadence_runtime* runtime, void (*waker)(void* user), void* user,
                                             cadence_destroy_fn destroy);
 /** Sets the function each failure of a frame goes to: a callback that failed or returned an
  *  unknown value, a worker that failed, a clock that stepped back. `timer` or `thread` names
  *  what it concerns (0 for none). Without one (NULL), failures are printed to stderr.
- *  It runs on the UI thread and may call cadence. Errors: CLOSED, WRONG_THREAD. */
+ *  It runs on the UI thread and may call cadence, replace itself included (its destroy then runs
+ *  once it has returned). Errors: CLOSED (also while it is destroyed), WRONG_THREAD. */
 typedef void (*cadence_failure_fn)(void* user, int status, const char* message, uint64_t timer, uint64_t thread);
 CADENCE_C_API int cadence_runtime_set_failure_handler(cadence_runtime* runtime, cadence_failure_fn handler, void* user,
                                                       cadence_destroy_fn destroy);
@@ -179,7 +187,8 @@ CADENCE_C_API int cadence_runtime_set_failure_handler(cadence_runtime* runtime, 
  *  Errors: CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_runtime_request_redraw(cadence_runtime* runtime, cadence_ns delay);
 /** Tells the runtime its window is hidden (non-zero) or shown: system timers pause, app timers
- *  follow their when_hidden policy. Errors: REENTRANT_CALL (inside a frame), CLOSED, WRONG_THREAD. */
+ *  follow their when_hidden policy. Errors: REENTRANT_CALL (inside a frame), INVALID_ARGUMENT (a
+ *  window's runtime: the window knows), CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_runtime_set_hidden(cadence_runtime* runtime, int hidden);
 
 /* ---- Timers -----------------------------------------------------------------------------------
@@ -230,17 +239,20 @@ CADENCE_C_API void cadence_timer_options_init(cadence_timer_options* options);
  *  names it), ALREADY_EXISTS, CLOSED, WRONG_THREAD. Cost: O(1) on the wheel. */
 CADENCE_C_API int cadence_timer_add(cadence_runtime* runtime, uint64_t id, const cadence_timer_options* options,
                                     cadence_timer_fn fn, void* user, cadence_destroy_fn destroy, uint64_t* out_id);
-/** Starts a timer under `id` (> 0), first removing the one that has it, if any (uv_timer_start
- *  on a running timer). Errors: as cadence_timer_add (the old timer keeps running). */
+/** Starts a timer under `id` (> 0, not reserved), first removing the one that has it, if any
+ *  (uv_timer_start on a running timer). Errors: as cadence_timer_add (the old timer keeps
+ *  running). */
 CADENCE_C_API int cadence_timer_replace(cadence_runtime* runtime, uint64_t id, const cadence_timer_options* options,
                                         cadence_timer_fn fn, void* user, cadence_destroy_fn destroy);
-/** Removes a timer; a callback may remove itself. Errors: NOT_FOUND, CLOSED, WRONG_THREAD. */
+/** Removes a timer; a callback may remove itself. Errors: NOT_FOUND, INVALID_ARGUMENT (a
+ *  reserved id), CLOSED, WRONG_THREAD. The same for pause and resume. */
 CADENCE_C_API int cadence_timer_remove(cadence_runtime* runtime, uint64_t id);
 /** Pauses a timer, keeping the time it had left. Errors: NOT_FOUND, CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_timer_pause(cadence_runtime* runtime, uint64_t id);
 /** Resumes a paused timer with the time it had left. Errors: NOT_FOUND, CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_timer_resume(cadence_runtime* runtime, uint64_t id);
-/** 1 in *out for a live timer not stopped in this frame, else 0. Errors: CLOSED, WRONG_THREAD. */
+/** 1 in *out for a live app timer not stopped in this frame, else 0 (0 for reserved ids).
+ *  Errors: CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_timer_exists(cadence_runtime* runtime, uint64_t id, int* out);
 
 /* ---- Background threads -----------------------------------------------------------------------
@@ -267,8 +279,10 @@ typedef struct cadence_outcome {
  *  undefined: it is not a handle). Returns CADENCE_OK, or a status that makes the outcome
  *  FAILED (a value that is no cadence_status is reported as such). */
 typedef int (*cadence_worker_fn)(void* user, cadence_worker* worker);
-/** Runs once on the UI thread after the worker returned and all it sent was delivered;
- *  returns CADENCE_UPDATE_* (another value is reported as CALLBACK_FAILED). */
+/** Runs once on the UI thread after the worker returned and all it sent was delivered; or, with
+ *  ABANDONED, while its runtime is destroyed, even though the worker may still run (the runtime
+ *  then answers as an empty one: cadence_thread_exists says 0). Returns CADENCE_UPDATE_*
+ *  (another value is reported as CALLBACK_FAILED). */
 typedef int (*cadence_finish_fn)(void* user, cadence_runtime* runtime, const cadence_outcome* outcome);
 /** A write-back: runs on the UI thread with the data the worker sent; returns CADENCE_UPDATE_*
  *  (another value is reported as CALLBACK_FAILED and taken as NOTHING). */
@@ -306,7 +320,8 @@ CADENCE_C_API int cadence_thread_progress(cadence_runtime* runtime, uint64_t id,
 CADENCE_C_API int cadence_thread_exists(cadence_runtime* runtime, uint64_t id, int* out);
 
 /* The worker's functions. Thread: the worker's own; from another: WRONG_THREAD. Errors: CLOSED
- * once the runtime is gone (nothing sent: the worker should return). */
+ * once the runtime is gone (nothing sent: the worker should return; a receive first hands over
+ * what was sent before, the TERMINATE its runtime's end sends included). */
 
 #define CADENCE_MESSAGE_TICK 0      /* a frame started (one, however many passed) */
 #define CADENCE_MESSAGE_TERMINATE 1 /* the thread was asked to stop */
@@ -360,12 +375,15 @@ CADENCE_C_API void cadence_window_options_init(cadence_window_options* options);
 CADENCE_C_API int cadence_backend_available(int backend);
 /** Opens a window (NULL options: the defaults); the calling thread is its UI thread.
  *  Errors: INVALID_ARGUMENT (a bad option, NULL draw or out), UNSUPPORTED (the backend is not
- *  in this build), RESOURCE (no display: run under one, or xvfb-run), NO_MEMORY. */
+ *  in this build), RESOURCE (no display: run under one, or xvfb-run), WRONG_THREAD (another
+ *  thread has windows), NO_MEMORY. */
 CADENCE_C_API int cadence_window_create(const cadence_window_options* options, cadence_draw_fn draw, void* user,
                                         cadence_destroy_fn destroy, cadence_window** out);
-/** Closes the window and ends the handle. A window a loop runs closes after the loop's current
- *  iteration. Errors: CLOSED (destroyed before), WRONG_THREAD, REENTRANT_CALL (from its own
- *  draw function or its runtime's callbacks: use cadence_window_request_close). */
+/** Closes the window and ends the handle. A window a loop has closes after the loop's current
+ *  iteration (one whose loop is not running: at its next run or destroy). A window the loop
+ *  closed (its close button, cadence_window_request_close) still needs this call to end its
+ *  handle. Errors: CLOSED (destroyed before), WRONG_THREAD, REENTRANT_CALL (from its own draw
+ *  function or its runtime's callbacks: use cadence_window_request_close). */
 CADENCE_C_API int cadence_window_destroy(cadence_window* window);
 /** The window's runtime, for its timers and threads; valid until the window is gone, then
  *  CLOSED. It cannot be destroyed on its own. Errors: CLOSED, WRONG_THREAD. */
@@ -378,21 +396,22 @@ CADENCE_C_API int cadence_window_request_redraw(cadence_window* window);
 /** Frames drawn since it opened, in *out. Errors: CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_window_frames_drawn(cadence_window* window, uint64_t* out);
 /** Writes the last drawn frame to a PNG file. Errors: RESOURCE (nothing drawn yet, or the file
- *  cannot be written), INVALID_ARGUMENT, CLOSED, WRONG_THREAD. */
+ *  cannot be written), REENTRANT_CALL (from its own draw function, whose frame is not drawn
+ *  yet), INVALID_ARGUMENT, CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_window_screenshot(cadence_window* window, const char* path);
 
-/** Makes a loop. Errors: INVALID_ARGUMENT, NO_MEMORY. */
+/** Makes a loop. Errors: INVALID_ARGUMENT, WRONG_THREAD (not the windows' thread), NO_MEMORY. */
 CADENCE_C_API int cadence_loop_create(cadence_loop** out);
 /** Destroys the windows it still runs, then the loop. Errors: CLOSED, WRONG_THREAD,
- *  REENTRANT_CALL (inside its iteration). */
+ *  REENTRANT_CALL (inside its iteration, or from a callback of one of its windows). */
 CADENCE_C_API int cadence_loop_destroy(cadence_loop* loop);
 /** Gives the window to the loop: it runs from the next iteration, and the loop destroys it once
  *  it closed. Errors: INVALID_ARGUMENT (the window is in a loop already), CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_loop_add(cadence_loop* loop, cadence_window* window);
 /** Runs until every window has closed or cadence_loop_stop; with `duration` >= 0 at most that
  *  long of steady time (CADENCE_NEVER: no limit). Sleeps while nothing is due.
- *  Errors: REENTRANT_CALL (inside its iteration), INVALID_ARGUMENT (a negative duration),
- *  CLOSED, WRONG_THREAD. */
+ *  Errors: REENTRANT_CALL (inside its iteration, or from a callback of one of its windows),
+ *  INVALID_ARGUMENT (a negative duration), CLOSED, WRONG_THREAD. */
 CADENCE_C_API int cadence_loop_run(cadence_loop* loop, cadence_ns duration);
 /** Makes the running cadence_loop_run return after the current iteration.
  *  Errors: CLOSED, WRONG_THREAD. */
@@ -402,7 +421,7 @@ CADENCE_C_API int cadence_loop_stop(cadence_loop* loop);
  * CADENCE_E_NOT_DRAWING. A cadence_ui_begin that the draw function leaves open is closed for
  * it and reported as a failure. Strings are UTF-8; labels follow Dear ImGui's rules ("##id"). */
 
-/** Begins an ImGui window titled `title`; end it with cadence_ui_end. */
+/** Begins an ImGui window titled `title` (not empty); end it with cadence_ui_end. */
 CADENCE_C_API int cadence_ui_begin(const char* title);
 /** Ends the window cadence_ui_begin began. Errors: INVALID_ARGUMENT (none open). */
 CADENCE_C_API int cadence_ui_end(void);

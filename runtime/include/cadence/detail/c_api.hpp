@@ -41,15 +41,14 @@ int guard(const char* function, F&& body) noexcept {
   }
 }
 
-/// A user pointer and its destroy function, which runs once, when the last owner lets go.
-class UserData {
+/// A user pointer and its destroy function, which runs once, when the last owner lets go. What
+/// the destroy function's own calls record as the last error does not replace the caller's.
+class CADENCE_RUNTIME_API UserData {
  public:
   UserData(void* user, cadence_destroy_fn destroy) noexcept : user_(user), destroy_(destroy) {}
   UserData(UserData&& o) noexcept : user_(o.user_), destroy_(std::exchange(o.destroy_, nullptr)) {}
   UserData& operator=(UserData&&) = delete;
-  ~UserData() {
-    if (destroy_ != nullptr) destroy_(user_);
-  }
+  ~UserData();
   void* get() const noexcept { return user_; }
   /// Hands the pointer and its destroy function over: nothing runs here any more.
   std::pair<void*, cadence_destroy_fn> release() noexcept { return {user_, std::exchange(destroy_, nullptr)}; }
@@ -72,10 +71,17 @@ struct cadence_runtime {
   cadence::Instant origin;                    // what C times are counted from
   std::unique_ptr<cadence::ManualClock> clock;
   std::unique_ptr<cadence::WindowRuntime> owned;  // null for a window's runtime
+  bool of_window = false;  // a window's runtime: the window polls it and owns its waker
   int depth = 0;  // calls into cadence and app callbacks running on the UI thread
   bool destroying = false;
-  cadence_failure_fn on_failure = nullptr;
-  std::unique_ptr<cadence::detail::capi::UserData> failure_user;
+  /// The failure handler and its user data; a running handler holds a copy, so that replacing
+  /// it from inside destroys the old one's data only once it has returned.
+  struct FailureHandler {
+    FailureHandler(cadence_failure_fn f, cadence::detail::capi::UserData u) : fn(f), user(std::move(u)) {}
+    cadence_failure_fn fn;
+    cadence::detail::capi::UserData user;
+  };
+  std::shared_ptr<FailureHandler> on_failure;
 
   cadence_ns since(cadence::Instant t) const { return (t - origin).count(); }
 };
@@ -101,19 +107,18 @@ class Enter {
 /// CADENCE_OK when `rt` is a live runtime and this is its UI thread; else the failure, named
 /// after `function`.
 CADENCE_RUNTIME_API int check(const cadence_runtime* rt, const char* function);
-/// A handle for a window's runtime; `origin` is where its C times count from.
-CADENCE_RUNTIME_API cadence_runtime* borrow(WindowRuntime& runtime, Instant origin);
+/// check(), and CLOSED while the runtime is destroyed: for calls that set what it keeps.
+CADENCE_RUNTIME_API int check_change(const cadence_runtime* rt, const char* function);
 /// The window is gone: the handle reports closed; its failure handler's destroy runs.
 CADENCE_RUNTIME_API void release(cadence_runtime* rt) noexcept;
 /// Passes a failure to the handler, or prints it to stderr.
 CADENCE_RUNTIME_API void report(cadence_runtime* rt, const Failure& failure) noexcept;
-/// Keeps a destroyed handle's memory until the process exits.
-template <class Handle>
-void retire(Handle* handle);
-CADENCE_RUNTIME_API void retire_memory(void* memory, void (*free)(void*));
+/// Keeps a destroyed handle's memory for the rest of the process (it is never freed, not even
+/// at exit, where atexit handlers may still ask about it).
+CADENCE_RUNTIME_API void retire_memory(const void* memory);
 template <class Handle>
 void retire(Handle* handle) {
-  retire_memory(handle, [](void* p) { delete static_cast<Handle*>(p); });
+  retire_memory(handle);
 }
 
 }  // namespace cadence::detail::capi
