@@ -41,7 +41,6 @@ Graveyard& graveyard() {
   return g;
 }
 
-
 std::string hex(std::uint64_t id) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(id));
@@ -57,15 +56,6 @@ int of_window(const char* function, const char* why) {
 int system_id(const char* function, std::uint64_t id) {
   return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": id " + hex(id) +
                                               " is reserved for the window's own timers (1 to 0xff)");
-}
-
-/// Checks a struct_size field: this version knows one size of each struct.
-template <class Options>
-int check_size(const Options& options, const char* function, const char* type) {
-  if (options.struct_size == sizeof(Options)) return CADENCE_OK;
-  return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": " + type + ".struct_size is " +
-                                              std::to_string(options.struct_size) + ", this cadence knows " +
-                                              std::to_string(sizeof(Options)) + ": set it with " + type + "_init()");
 }
 
 /// The C++ timer of a C callback, checking what it returns.
@@ -134,7 +124,7 @@ int timer_call(cadence_runtime* rt, const char* name, std::uint64_t id, Op op) {
     if (const int s = check(rt, name); s != CADENCE_OK) return s;
     if (TimerId{id}.is_system()) return system_id(name, id);
     Enter running(rt);
-    return status_of(op(*rt->runtime));
+    return status_of(name, op(*rt->runtime));
   });
 }
 }  // namespace
@@ -148,7 +138,9 @@ int fail(int status, std::string message) {
   return status;
 }
 
-int fail(const Error& error) { return fail(static_cast<int>(error.code) + 1, error.message); }
+int fail(const char* function, const Error& error) {
+  return fail(static_cast<int>(error.code) + 1, std::string(function) + ": " + error.message);
+}
 
 int check(const cadence_runtime* rt, const char* function) {
   if (rt == nullptr) return null_argument(function, "runtime");
@@ -327,7 +319,7 @@ int cadence_runtime_advance_clock(cadence_runtime* rt, cadence_ns delta) {
       return fail(CADENCE_E_INVALID_ARGUMENT,
                   std::string(fn) + ": delta is " + std::to_string(delta) + " ns; a manual clock only moves forward");
     }
-    return status_of(rt->clock->advance(Duration{delta}));
+    return status_of(fn, rt->clock->advance(Duration{delta}));
   });
 }
 
@@ -399,7 +391,7 @@ int cadence_runtime_request_redraw(cadence_runtime* rt, cadence_ns delay) {
   static constexpr const char* fn = "cadence_runtime_request_redraw";
   return guard(fn, [&]() -> int {
     if (const int s = check(rt, fn); s != CADENCE_OK) return s;
-    return status_of(rt->runtime->request_redraw_after(Duration{delay}));
+    return status_of(fn, rt->runtime->request_redraw_after(Duration{delay}));
   });
 }
 
@@ -409,7 +401,7 @@ int cadence_runtime_set_hidden(cadence_runtime* rt, int hidden) {
     if (const int s = check(rt, fn); s != CADENCE_OK) return s;
     if (rt->of_window) return of_window(fn, "the window knows when it is hidden or minimized");
     Enter running(rt);
-    return status_of(rt->runtime->set_hidden(hidden != 0));
+    return status_of(fn, rt->runtime->set_hidden(hidden != 0));
   });
 }
 
@@ -430,7 +422,7 @@ int cadence_timer_add(cadence_runtime* rt, uint64_t id, const cadence_timer_opti
     if (const int s = prepare_timer(rt, name, options, fn, UserData(user, destroy), timer); s != CADENCE_OK) return s;
     TimerId tid{id};
     while (!tid.is_valid() || (id == 0 && rt->runtime->has_timer(tid))) tid = TimerId::unique();  // skips ids the app took
-    if (const int s = status_of(rt->runtime->add_timer(tid, std::move(*timer))); s != CADENCE_OK) return s;
+    if (const int s = status_of(name, rt->runtime->add_timer(tid, std::move(*timer))); s != CADENCE_OK) return s;
     if (out_id != nullptr) *out_id = tid.value;
     return CADENCE_OK;
   });
@@ -451,7 +443,7 @@ int cadence_timer_replace(cadence_runtime* rt, uint64_t id, const cadence_timer_
       timer.reset();
       return system_id(name, id);
     }
-    return status_of(rt->runtime->replace_timer(TimerId{id}, std::move(*timer)));
+    return status_of(name, rt->runtime->replace_timer(TimerId{id}, std::move(*timer)));
   });
 }
 

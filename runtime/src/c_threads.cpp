@@ -65,12 +65,7 @@ int cadence_thread_start(cadence_runtime* rt, uint64_t id, const cadence_thread_
     if (const int s = check(rt, fn); s != CADENCE_OK) return s;
     Enter running(rt);
     if (options == nullptr) return null_argument(fn, "options");
-    if (options->struct_size != sizeof(cadence_thread_options)) {
-      return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": cadence_thread_options.struct_size is " +
-                                                  std::to_string(options->struct_size) + ", this cadence knows " +
-                                                  std::to_string(sizeof(cadence_thread_options)) +
-                                                  ": set it with cadence_thread_options_init()");
-    }
+    if (const int s = check_size(*options, fn, "cadence_thread_options"); s != CADENCE_OK) return s;
     const cadence_thread_options o = *options;
     if (o.worker == nullptr) return null_argument(fn, "options->worker");
     if (o.priority != CADENCE_PRIORITY_BACKGROUND && o.priority != CADENCE_PRIORITY_NORMAL) {
@@ -103,7 +98,7 @@ int cadence_thread_start(cadence_runtime* rt, uint64_t id, const cadence_thread_
     thread.with_priority(o.priority == CADENCE_PRIORITY_NORMAL ? ThreadPriority::normal : ThreadPriority::background);
     ThreadId tid{id};
     while (!tid.is_valid() || (id == 0 && rt->runtime->has_thread(tid))) tid = ThreadId::unique();  // skips ids the app took
-    if (const int s = status_of(rt->runtime->start_thread(tid, std::move(thread))); s != CADENCE_OK) return s;
+    if (const int s = status_of(fn, rt->runtime->start_thread(tid, std::move(thread))); s != CADENCE_OK) return s;
     if (out_id != nullptr) *out_id = tid.value;
     return CADENCE_OK;
   });
@@ -114,7 +109,7 @@ int cadence_thread_stop(cadence_runtime* rt, uint64_t id) {
   return guard(fn, [&]() -> int {
     if (const int s = check(rt, fn); s != CADENCE_OK) return s;
     Enter running(rt);
-    return status_of(rt->runtime->stop_thread(ThreadId{id}));
+    return status_of(fn, rt->runtime->stop_thread(ThreadId{id}));
   });
 }
 
@@ -124,7 +119,7 @@ int cadence_thread_send(cadence_runtime* rt, uint64_t id, void* data, cadence_de
   return guard(fn, [&]() -> int {
     if (const int s = check(rt, fn); s != CADENCE_OK) return s;
     Enter running(rt);
-    return status_of(rt->runtime->send_to_thread(ThreadId{id}, Payload::of(std::move(message))));
+    return status_of(fn, rt->runtime->send_to_thread(ThreadId{id}, Payload::of(std::move(message))));
   });
 }
 

@@ -156,12 +156,7 @@ int cadence_window_create(const cadence_window_options* options, cadence_draw_fn
     cadence_window_options o;
     cadence_window_options_init(&o);
     if (options != nullptr) {
-      if (options->struct_size != sizeof(cadence_window_options)) {
-        return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": cadence_window_options.struct_size is " +
-                                                    std::to_string(options->struct_size) + ", this cadence knows " +
-                                                    std::to_string(sizeof(cadence_window_options)) +
-                                                    ": set it with cadence_window_options_init()");
-      }
+      if (const int s = check_size(*options, fn, "cadence_window_options"); s != CADENCE_OK) return s;
       o = *options;
     }
     if (o.backend != CADENCE_BACKEND_GLFW && o.backend != CADENCE_BACKEND_SDL2) {
@@ -191,7 +186,7 @@ int cadence_window_create(const cadence_window_options* options, cadence_draw_fn
         Window::create(std::move(wo), [state](Window&, CallbackContext&) { (*state)(); });
     if (!made.ok()) {
       // The draw state goes with the failed window: it releases `rt`, then the user's destroy runs.
-      return fail(made.error());
+      return fail(fn, made.error());
     }
     std::unique_ptr<Window> window = std::move(*made);
     rt->runtime = &window->runtime();
@@ -273,7 +268,7 @@ int cadence_window_screenshot(cadence_window* w, const char* path) {
       return fail(CADENCE_E_REENTRANT_CALL,
                   std::string(fn) + ": called from the window's own draw function, whose frame is not drawn yet");
     }
-    return status_of(w->handle.get()->screenshot(path));
+    return status_of(fn, w->handle.get()->screenshot(path));
   });
 }
 

@@ -19,9 +19,9 @@ namespace cadence::detail::capi {
 
 /// Records `message` as this thread's last error; returns `status`.
 CADENCE_RUNTIME_API int fail(int status, std::string message);
-/// The status of an error (Errc + 1), its message recorded.
-CADENCE_RUNTIME_API int fail(const Error& error);
-inline int status_of(const Status& s) { return s.ok() ? CADENCE_OK : fail(s.error()); }
+/// The status of an error (Errc + 1), its message recorded after "<function>: ".
+CADENCE_RUNTIME_API int fail(const char* function, const Error& error);
+inline int status_of(const char* function, const Status& s) { return s.ok() ? CADENCE_OK : fail(function, s.error()); }
 /// INVALID_ARGUMENT for a NULL argument: "<function>: <what> is NULL".
 inline int null_argument(const char* function, const char* what) {
   return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": " + what + " is NULL");
@@ -39,6 +39,15 @@ int guard(const char* function, F&& body) noexcept {
   } catch (...) {
     return fail(CADENCE_E_INTERNAL, std::string(function) + ": an unknown exception");
   }
+}
+
+/// Checks a struct_size field: this version knows one size of each struct. `type` names it.
+template <class Options>
+int check_size(const Options& options, const char* function, const char* type) {
+  if (options.struct_size == sizeof(Options)) return CADENCE_OK;
+  return fail(CADENCE_E_INVALID_ARGUMENT, std::string(function) + ": " + type + ".struct_size is " +
+                                              std::to_string(options.struct_size) + ", this cadence knows " +
+                                              std::to_string(sizeof(Options)) + ": set it with " + type + "_init()");
 }
 
 /// A user pointer and its destroy function, which runs once, when the last owner lets go. What
