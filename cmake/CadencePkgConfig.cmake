@@ -1,10 +1,12 @@
 # cadence_pkg_config(<part> DESCRIPTION <text> [REQUIRES <module>...] [CFLAGS ...] [LIBS ...]
-#                    [STATIC_REQUIRES <module>...] [STATIC_LIBS ...])
+#                    [STATIC_REQUIRES <module>...] [STATIC_LIBS ...] [HEADERS_OF <module>...])
 # Writes and installs cadence-<part>.pc (shared_wheel: cadence-shared-wheel.pc) for the library
 # cadence_<part>. REQUIRES and LIBS are what a user's code sees or calls (CMake's PUBLIC);
 # STATIC_* what only a static link needs: they become Requires.private and Libs.private in a
 # static build, and are left out of a shared one, whose libraries carry them as DT_NEEDED (so
-# that pkg-config does not ask for -dev files a shared link never reads).
+# that pkg-config does not ask for -dev files a shared link never reads). HEADERS_OF names modules
+# whose headers users compile with but whose library the cadence library carries (Requires.private:
+# their Cflags, never their Libs, without --static).
 # The files are relocatable: every path is taken from the .pc file's own directory, so an
 # install with `cmake --install --prefix <dir>` or an unpacked package works where it lies.
 
@@ -22,7 +24,7 @@ else()
 endif()
 
 function(cadence_pkg_config part)
-  cmake_parse_arguments(ARG "" "DESCRIPTION" "REQUIRES;CFLAGS;LIBS;STATIC_REQUIRES;STATIC_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DESCRIPTION" "REQUIRES;CFLAGS;LIBS;STATIC_REQUIRES;STATIC_LIBS;HEADERS_OF" ${ARGN})
   string(REPLACE "_" "-" name "cadence-${part}")
   string(TOUPPER "${part}" upper)
   if(BUILD_SHARED_LIBS)
@@ -30,6 +32,7 @@ function(cadence_pkg_config part)
     set(ARG_STATIC_REQUIRES "")
     set(ARG_STATIC_LIBS "")
   endif()
+  list(APPEND ARG_STATIC_REQUIRES ${ARG_HEADERS_OF})
   list(TRANSFORM ARG_REQUIRES REPLACE "^(cadence-[a-z-]+)$" "\\1 = ${PROJECT_VERSION}")
   list(JOIN ARG_REQUIRES ", " requires)
   list(JOIN ARG_STATIC_REQUIRES ", " static_requires)

@@ -1,0 +1,16 @@
+/* A C program against the installed window library's C API: it links as C (the C++ runtime and
+   Dear ImGui come with the library) and asks which backends it has, opening no window. */
+#include <cadence/cadence.h>
+
+#include <stdio.h>
+
+int main(void) {
+  const int glfw = cadence_backend_available(CADENCE_BACKEND_GLFW);
+  const int sdl2 = cadence_backend_available(CADENCE_BACKEND_SDL2);
+  if (glfw != 1) {
+    fprintf(stderr, "C window consumer: the window library has no GLFW windows\n");
+    return 1;
+  }
+  printf("C window consumer: ok (glfw, sdl2 %s)\n", sdl2 ? "yes" : "no");
+  return 0;
+}
