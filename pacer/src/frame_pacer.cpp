@@ -270,6 +270,7 @@ void FramePacer::render() {
   if (!p.allowed("render", true)) return;
   p.timers.after_widgets(detail::FrameHooks{*p.runtime, p.frame_start, ImGui::GetIO()});
   const ApplyReport applied = p.runtime->apply(std::exchange(p.ui_changes, ChangeSet{}));
+  (void)p.runtime->frame_drawn(p.frame_start);  // what the draw code asked for this instant is this frame
   ImGui::Render();
   const std::uint64_t hash = detail::draw_data_hash(ImGui::GetDrawData(), p.marks, p.list_hashes);
   ++p.stats.frames_drawn;

@@ -17,14 +17,22 @@ detail::VolatileMarks* marks_of(ImGuiContext* g) {
 
 Volatile::Volatile() {
   ImGuiContext* g = ImGui::GetCurrentContext();
-  // g->CurrentWindow, not ImGui::GetWindowDrawList(): that would mark ImGui's implicit
-  // "Debug" window as used, and show it, for a scope outside any Begin.
-  if (g == nullptr || !g->WithinFrameScope || g->CurrentWindow == nullptr || FramePacer::of(g) == nullptr) return;
+  // Only inside a frame (g->CurrentWindow is then at least ImGui's implicit "Debug" window).
+  if (g == nullptr || !g->WithinFrameScope || g->CurrentWindow == nullptr) return;
+  detail::VolatileMarks* marks = marks_of(g);
+  if (marks == nullptr) return;
   context_ = g;
-  list_ = g->CurrentWindow->DrawList;
   frame_ = g->FrameCount;
-  first_vertex_ = static_cast<unsigned>(list_->VtxBuffer.Size);
   windows_begun_ = g->WindowsActiveCount;
+  // Every window begun in this frame so far may be drawn into inside the scope: the current one,
+  // and one that a Begin() inside the scope appends to. Each list's count now is where the
+  // scope's part of it starts. A window not begun yet is reset by its first Begin(): that one is
+  // the scope's as a whole (below).
+  std::vector<detail::VolatileMarks::Start>& starts = marks->starts();
+  first_start_ = starts.size();
+  for (const ImGuiWindow* w : g->Windows) {
+    if (w->LastFrameActive == g->FrameCount) starts.push_back({w->DrawList, static_cast<unsigned>(w->DrawList->VtxBuffer.Size)});
+  }
 }
 
 Volatile::~Volatile() {
@@ -33,7 +41,12 @@ Volatile::~Volatile() {
   if (g != context_ || !g->WithinFrameScope || g->FrameCount != frame_) return;  // not in the frame it began in
   detail::VolatileMarks* marks = marks_of(g);
   if (marks == nullptr) return;  // the pacer went meanwhile
-  marks->add_range(list_, first_vertex_, static_cast<unsigned>(list_->VtxBuffer.Size));
+  std::vector<detail::VolatileMarks::Start>& starts = marks->starts();
+  if (starts.size() < first_start_) return;  // cleared meanwhile: nothing of this scope's is left
+  for (std::size_t i = first_start_; i < starts.size(); ++i) {
+    marks->add_range(starts[i].list, starts[i].vertices, static_cast<unsigned>(starts[i].list->VtxBuffer.Size));
+  }
+  starts.resize(first_start_);
   if (g->WindowsActiveCount == windows_begun_) return;
   for (const ImGuiWindow* w : g->Windows) {
     if (w->LastFrameActive == g->FrameCount && w->BeginOrderWithinContext >= windows_begun_) marks->add_list(w->DrawList);

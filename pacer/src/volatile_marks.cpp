@@ -28,6 +28,7 @@ void VolatileMarks::clear() noexcept {
     lists_[i].second.whole = false;
   }
   used_ = 0;
+  starts_.clear();
 }
 
 VolatileMarks::List& VolatileMarks::of(const ImDrawList* list) {

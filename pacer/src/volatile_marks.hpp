@@ -35,10 +35,20 @@ class VolatileMarks {
   /// The marks of `list`, or nullptr when it has none. O(lists).
   const List* find(const ImDrawList* list) const noexcept;
 
+  /// The vertex counts of draw lists when an open Volatile scope began, one stack for the
+  /// frame's nested scopes: a scope pushes its lists, and at its end marks what each gained and
+  /// pops them. clear() empties it (a scope that ends in a later frame marks nothing).
+  struct Start {
+    const ImDrawList* list;
+    unsigned vertices;
+  };
+  std::vector<Start>& starts() noexcept { return starts_; }
+
  private:
   List& of(const ImDrawList* list);
   std::vector<std::pair<const ImDrawList*, List>> lists_;
   std::size_t used_ = 0;  // entries of lists_ in use this frame
+  std::vector<Start> starts_;
 };
 
 }  // namespace cadence::detail

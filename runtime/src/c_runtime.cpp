@@ -8,6 +8,7 @@
 
 #include "cadence/cadence.h"
 #include "cadence/detail/c_api.hpp"
+#include "id_counters.hpp"
 
 using namespace cadence;
 using namespace cadence::detail::capi;
@@ -45,6 +46,20 @@ std::string hex(std::uint64_t id) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(id));
   return text;
+}
+
+/// `id` as the app passed it, or for 0 a fresh one (see timer_id_for).
+template <class Id>
+std::uint64_t id_for(std::set<std::uint64_t>& far, std::uint64_t id, bool (*skip)(std::uint64_t) noexcept) {
+  if (id != 0) {
+    if (Id{id}.is_valid() && !Id{id}.is_system() && !skip(id)) far.insert(id);
+    return id;
+  }
+  for (;;) {
+    const std::uint64_t fresh = Id::unique().value;
+    far.erase(far.begin(), far.lower_bound(fresh));  // the counter is past these for good
+    if (far.erase(fresh) == 0) return fresh;
+  }
 }
 
 /// INVALID_ARGUMENT for what a window does with its runtime itself.
@@ -163,6 +178,13 @@ int check_change(const cadence_runtime* rt, const char* function) {
   return CADENCE_OK;
 }
 
+std::uint64_t timer_id_for(cadence_runtime* rt, std::uint64_t id) {
+  return id_for<TimerId>(rt->far_timer_ids, id, detail::skip_timer_id);
+}
+std::uint64_t thread_id_for(cadence_runtime* rt, std::uint64_t id) {
+  return id_for<ThreadId>(rt->far_thread_ids, id, detail::skip_thread_id);
+}
+
 void release(cadence_runtime* rt) noexcept {
   rt->runtime = nullptr;
   rt->on_failure.reset();  // its destroy runs (once no handler call holds it); calls see the handle closed
@@ -171,8 +193,10 @@ void release(cadence_runtime* rt) noexcept {
 
 void report(cadence_runtime* rt, const Failure& failure) noexcept {
   const int status = static_cast<int>(failure.error.code) + 1;
+  // Counted as running until the copy below is gone: when the handler replaced itself, the old
+  // one's destroy function runs there, and may not destroy the runtime either.
+  Enter running(rt);
   if (std::shared_ptr<cadence_runtime::FailureHandler> handler = rt->on_failure; handler && handler->fn) {
-    Enter running(rt);
     handler->fn(handler->user.get(), status, failure.error.message.c_str(), failure.timer.value, failure.thread.value);
   } else {
     std::fprintf(stderr, "cadence: %s: %s\n", cadence_status_name(status), failure.error.message.c_str());
@@ -332,11 +356,10 @@ int cadence_runtime_poll(cadence_runtime* rt, cadence_report* out) {
       return fail(CADENCE_E_REENTRANT_CALL, std::string(fn) + ": called from inside the runtime's own frame or "
                                                               "calls; a frame cannot start inside another");
     }
-    ApplyReport report;
-    {
-      Enter running(rt);
-      report = rt->runtime->poll(rt->runtime->now());
-    }
+    // Running until the last failure is reported: the handler (and a destroy function of one it
+    // replaces) runs inside this poll, which it may not destroy or run again.
+    Enter running(rt);
+    const ApplyReport report = rt->runtime->poll(rt->runtime->now());
     for (const Failure& f : report.failures) cadence::detail::capi::report(rt, f);
     if (out != nullptr) {
       *out = cadence_report{static_cast<int>(report.update), static_cast<uint32_t>(report.timers_run),
@@ -420,8 +443,7 @@ int cadence_timer_add(cadence_runtime* rt, uint64_t id, const cadence_timer_opti
     Enter running(rt != nullptr && check(rt, name) == CADENCE_OK ? rt : nullptr);
     std::optional<Timer> timer;
     if (const int s = prepare_timer(rt, name, options, fn, UserData(user, destroy), timer); s != CADENCE_OK) return s;
-    TimerId tid{id};
-    while (!tid.is_valid() || (id == 0 && rt->runtime->has_timer(tid))) tid = TimerId::unique();  // skips ids the app took
+    const TimerId tid{timer_id_for(rt, id)};
     if (const int s = status_of(name, rt->runtime->add_timer(tid, std::move(*timer))); s != CADENCE_OK) return s;
     if (out_id != nullptr) *out_id = tid.value;
     return CADENCE_OK;
@@ -443,6 +465,7 @@ int cadence_timer_replace(cadence_runtime* rt, uint64_t id, const cadence_timer_
       timer.reset();
       return system_id(name, id);
     }
+    (void)timer_id_for(rt, id);  // the app chose it: fresh ids skip it
     return status_of(name, rt->runtime->replace_timer(TimerId{id}, std::move(*timer)));
   });
 }

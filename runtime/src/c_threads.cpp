@@ -96,8 +96,7 @@ int cadence_thread_start(cadence_runtime* rt, uint64_t id, const cadence_thread_
         });
     user.reset();  // the thread holds it now (or, if it is refused, nothing does: destroy runs)
     thread.with_priority(o.priority == CADENCE_PRIORITY_NORMAL ? ThreadPriority::normal : ThreadPriority::background);
-    ThreadId tid{id};
-    while (!tid.is_valid() || (id == 0 && rt->runtime->has_thread(tid))) tid = ThreadId::unique();  // skips ids the app took
+    const ThreadId tid{thread_id_for(rt, id)};
     if (const int s = status_of(fn, rt->runtime->start_thread(tid, std::move(thread))); s != CADENCE_OK) return s;
     if (out_id != nullptr) *out_id = tid.value;
     return CADENCE_OK;

@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "id_counters.hpp"
+
 namespace cadence {
 namespace {
 
@@ -9,10 +11,24 @@ namespace {
 std::atomic<std::uint64_t> next_timer_id{kFirstUserTimerId};
 std::atomic<std::uint64_t> next_thread_id{kFirstUserThreadId};
 
+bool skip(std::atomic<std::uint64_t>& next, std::uint64_t id) noexcept {
+  std::uint64_t seen = next.load(std::memory_order_relaxed);
+  while (id >= seen) {
+    if (id - seen > detail::kNearIds) return false;
+    if (next.compare_exchange_weak(seen, id + 1, std::memory_order_relaxed)) return true;
+  }
+  return true;
+}
+
 }  // namespace
 
 TimerId TimerId::unique() noexcept { return TimerId{next_timer_id.fetch_add(1, std::memory_order_relaxed)}; }
 
 ThreadId ThreadId::unique() noexcept { return ThreadId{next_thread_id.fetch_add(1, std::memory_order_relaxed)}; }
+
+namespace detail {
+bool skip_timer_id(std::uint64_t id) noexcept { return skip(next_timer_id, id); }
+bool skip_thread_id(std::uint64_t id) noexcept { return skip(next_thread_id, id); }
+}  // namespace detail
 
 }  // namespace cadence

@@ -28,9 +28,11 @@ struct RuntimeLink {
   std::atomic<bool> alive{true};  // false once the runtime is gone: sends are dropped
   std::atomic<bool> bell{false};  // a worker posted since the UI thread last looked
   std::atomic<std::int64_t> floor_ns{std::numeric_limits<std::int64_t>::min()};  // raise_floor()
-  std::mutex mutex;               // guards waker and closed
+  std::mutex mutex;               // guards waker, closed and waker_calls
   std::function<void()> waker;    // wakes the event loop; called on a worker thread
   bool closed = false;            // the runtime is gone: never call the waker again
+  int waker_calls = 0;            // calls of `waker` in progress, on any thread: it is not replaced meanwhile
+  std::condition_variable waker_idle;  // notified when waker_calls drops to 0
   // Notified (after `mutex` was taken once) by each worker when it finishes, for the runtime's
   // destructor, which waits for its workers on it.
   std::condition_variable finished_cv;
@@ -47,13 +49,30 @@ struct RuntimeLink {
     if (bell.exchange(true, std::memory_order_acq_rel)) return;
     wake();
   }
-  /// Calls the waker (not once the runtime is gone), under `mutex`. Thread: any.
+  /// Calls the waker (not once the runtime is gone), without holding `mutex`: a waker may ask
+  /// other runtimes for frames, and their wakers this one, on this thread or another, in any
+  /// order. A waker this thread is running already is not called again (its request is seen
+  /// when the loop looks). Thread: any.
   void wake() {
-    std::lock_guard lock(mutex);
-    if (closed || !waker) return;
-    waking() = this;  // a request the waker makes itself knows the lock is held
-    waker();
-    waking() = nullptr;
+    {
+      std::lock_guard lock(mutex);
+      if (closed || !waker || waking_here()) return;
+      ++waker_calls;
+    }
+    const Waking frame(*this);
+    waker();  // `waker` stays in place while waker_calls > 0 (take_waker waits)
+  }
+  /// UI thread: replaces the waker with `next` (closing the link first when `close`), once no
+  /// call of it is in progress; returns the old one, for the caller to destroy after the lock.
+  /// From inside this link's own waker (which must not call the runtime) the waker stays and
+  /// `next` comes back: a running waker is never destroyed under itself.
+  std::function<void()> take_waker(std::function<void()> next, bool close) {
+    std::unique_lock lock(mutex);
+    if (close) closed = true;  // no call starts from here on
+    if (waking_here()) return next;
+    waker_idle.wait(lock, [this] { return waker_calls == 0; });
+    waker.swap(next);
+    return next;
   }
   /// The latest instant the runtime has used (frames, changes): what "from now" counts from
   /// when the source stepped back, as for timers. Raised by the UI thread.
@@ -66,12 +85,11 @@ struct RuntimeLink {
   /// Asks for a frame `delay` (clamped at 0) from now: the source's reading, or the latest
   /// instant the runtime used if the source is behind it. The source is read under `mutex` and
   /// never once the runtime is gone: the clock behind it need only outlive the runtime, not
-  /// every handle. Thread: any (also the waker). Errors: closed.
+  /// every handle. Thread: any (also a waker). Errors: closed.
   Status request_redraw_after(Duration delay) {
     Instant at;
     {
-      std::unique_lock lock(mutex, std::defer_lock);
-      if (waking() != this) lock.lock();  // else the waker asks: this thread holds it
+      std::lock_guard lock(mutex);
       if (closed) return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};
       const Instant floor = Instant::at(source.kind(), Duration{floor_ns.load(std::memory_order_acquire)});
       at = std::max(source.now(), floor) + std::max(delay, Duration::zero());
@@ -88,7 +106,7 @@ struct RuntimeLink {
     }
     const Result<bool> sooner = redraw.ask(at);
     if (!sooner) return sooner.error();
-    if (*sooner && std::this_thread::get_id() != ui_thread && waking() != this && redraw.sooner_than_sleep(at) &&
+    if (*sooner && std::this_thread::get_id() != ui_thread && !waking_here() && redraw.sooner_than_sleep(at) &&
         redraw.claim_wake()) {
       wake();
     }
@@ -96,13 +114,30 @@ struct RuntimeLink {
   }
 
  private:
-  // The link whose waker this thread is running, if any.
-  static const RuntimeLink*& waking() {
-    thread_local const RuntimeLink* link = nullptr;
-    return link;
+  /// The wakers this thread is running, innermost first: one frame per wake() on the stack, so
+  /// that a waker that asks runtime B, whose waker asks this runtime, ends without a second call.
+  struct Waking {
+    explicit Waking(RuntimeLink& link) noexcept : link_(link), outer_(top()) { top() = this; }
+    Waking(const Waking&) = delete;
+    Waking& operator=(const Waking&) = delete;
+    ~Waking() {  // also when the waker throws: the count must come down, or take_waker waits for ever
+      top() = outer_;
+      std::lock_guard lock(link_.mutex);
+      if (--link_.waker_calls == 0) link_.waker_idle.notify_all();
+    }
+    static const Waking*& top() noexcept {
+      thread_local const Waking* innermost = nullptr;
+      return innermost;
+    }
+    RuntimeLink& link_;
+    const Waking* outer_;
+  };
+  bool waking_here() const noexcept {
+    for (const Waking* w = Waking::top(); w != nullptr; w = w->outer_) {
+      if (&w->link_ == this) return true;
+    }
+    return false;
   }
-
- public:
 };
 
 }  // namespace cadence::detail

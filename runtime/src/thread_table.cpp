@@ -64,13 +64,8 @@ void ThreadTable::shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
   link_->alive.store(false, std::memory_order_release);
-  std::function<void()> waker;  // destroyed after the lock is released: it is app code
-  {
-    std::lock_guard lock(link_->mutex);
-    link_->closed = true;
-    waker = std::move(link_->waker);
-    link_->waker = nullptr;
-  }
+  // Once no waker call is in progress; destroyed after the lock is released: it is app code.
+  const std::function<void()> waker = link_->take_waker(nullptr, /*close=*/true);
   for (auto& e : entries_) e->core->stop.request_stop();  // also wakes receive_for()
   // Wait for the workers to notice, all within one deadline; then join those that finished and
   // let the others go: they hold their own core and can no longer reach this runtime.
@@ -103,12 +98,9 @@ std::vector<std::unique_ptr<ThreadTable::Entry>> ThreadTable::release() {
 }
 
 void ThreadTable::set_waker(std::function<void()> waker) {
-  {
-    std::lock_guard lock(link_->mutex);
-    link_->waker.swap(waker);
-  }
-  // `waker` now holds the old one: destroyed here, after the lock, since destroying it runs app
-  // code that may call set_waker() again (or hold up a worker that rings meanwhile).
+  // The old one, destroyed here, after the lock, since destroying it runs app code that may call
+  // set_waker() again (or hold up a worker that rings meanwhile).
+  const std::function<void()> old = link_->take_waker(std::move(waker), /*close=*/false);
 }
 
 Status ThreadTable::start(ThreadId id, Thread thread) {

@@ -539,6 +539,11 @@ ApplyReport WindowRuntime::poll(Instant frame_start) {
   return apply(std::move(changes));
 }
 
+bool WindowRuntime::frame_drawn(Instant frame_start) {
+  if (!impl_->usable() || frame_start.kind() != impl_->source.kind()) return false;
+  return impl_->link->redraw.take(std::min(frame_start, impl_->current()));
+}
+
 std::optional<Instant> WindowRuntime::next_due() {
   if (!impl_->usable()) return std::nullopt;
   return impl_->next_due(impl_->source.now());
@@ -597,9 +602,15 @@ Result<std::size_t> Controls::each_timer_of(WidgetId owner, Op op) {
   std::vector<TimerId> ids = m.timers.timers_of(owner);
   std::erase_if(ids, [&](TimerId id) { return pending != nullptr ? !m.live(id, *pending) : !m.timers.has_running(id); });
   if (pending != nullptr) {
-    for (TimerId id : pending->timers_added_by(owner)) {
-      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-    }
+    // Those the set adds, and those the changes ahead of it add (the running frame's, for a set
+    // of the app's own inside a frame), unless the set removes them again: what adds() says.
+    const auto added_by = [&](const ChangeSet& changes) {
+      for (TimerId id : changes.timers_added_by(owner)) {
+        if (m.adds(id, *pending) && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+      }
+    };
+    added_by(*pending);
+    if (const ChangeSet* ahead = m.ahead_of(*pending)) added_by(*ahead);
   }
   std::size_t done = 0;
   for (TimerId id : ids) {

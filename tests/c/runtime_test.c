@@ -561,6 +561,120 @@ static void fresh_ids_skip_the_ones_the_app_took(void) {
   CHECK_OK(cadence_runtime_destroy(rt));
 }
 
+/* A callback adds a timer under an id of the app's own, then asks for a fresh one: the fresh id
+ * skips the one waiting in the frame's changes. */
+typedef struct Picker {
+  uint64_t own;
+  uint64_t fresh;
+  int own_status;
+  int fresh_status;
+} Picker;
+
+static int adds_its_own_then_a_fresh_one(void* user, cadence_runtime* rt, const cadence_timer_info* info) {
+  Picker* p = (Picker*)user;
+  (void)info;
+  p->own_status = cadence_timer_add(rt, p->own, NULL, keep, NULL, NULL, NULL);
+  p->fresh_status = cadence_timer_add(rt, 0, NULL, keep, NULL, NULL, &p->fresh);
+  return CADENCE_TIMER_STOP;
+}
+
+static void a_fresh_id_skips_one_the_frame_adds(void) {
+  cadence_runtime* rt = manual_runtime();
+  cadence_timer_options o = every(MS(10));
+  Picker p;
+  uint64_t first = 0;
+  int exists = 0;
+  memset(&p, 0, sizeof p);
+  CHECK_OK(cadence_timer_add(rt, 0, &o, adds_its_own_then_a_fresh_one, &p, NULL, &first));
+  p.own = first + 1; /* the id the process's counter hands out next */
+  advance_and_poll(rt, MS(10), NULL);
+  CHECK_OK(p.own_status);
+  CHECK_OK(p.fresh_status);
+  CHECK(p.fresh != p.own && p.fresh > first);
+  CHECK_OK(cadence_timer_exists(rt, p.own, &exists));
+  CHECK(exists == 1);
+  CHECK_OK(cadence_timer_exists(rt, p.fresh, &exists));
+  CHECK(exists == 1);
+  CHECK_OK(cadence_runtime_destroy(rt));
+}
+
+/* An id the app used for a timer it removed since is never handed out as a fresh one: the app's
+ * stale remove of its old id then reaches nothing of cadence's. */
+static void a_fresh_id_is_never_one_the_app_used_before(void) {
+  cadence_runtime* rt = manual_runtime();
+  uint64_t first = 0, fresh = 0, replaced = 0;
+  int exists = 0, i;
+  CHECK_OK(cadence_timer_add(rt, 0, NULL, keep, NULL, NULL, &first));
+  CHECK_OK(cadence_timer_add(rt, first + 1, NULL, keep, NULL, NULL, NULL));
+  CHECK_OK(cadence_timer_remove(rt, first + 1));
+  CHECK_OK(cadence_timer_replace(rt, first + 3, NULL, keep, NULL, NULL)); /* replace starts one too */
+  CHECK_OK(cadence_timer_remove(rt, first + 3));
+  for (i = 0; i < 4; ++i) {
+    CHECK_OK(cadence_timer_add(rt, 0, NULL, keep, NULL, NULL, &fresh));
+    CHECK(fresh != first + 1 && fresh != first + 3);
+    if (i == 0) replaced = fresh;
+  }
+  CHECK_STATUS(cadence_timer_remove(rt, first + 1), CADENCE_E_NOT_FOUND, NULL);
+  CHECK_STATUS(cadence_timer_remove(rt, first + 3), CADENCE_E_NOT_FOUND, NULL);
+  CHECK_OK(cadence_timer_exists(rt, replaced, &exists));
+  CHECK(exists == 1);
+  /* Ids far from any the process hands out, and the largest, are the app's to use too. */
+  CHECK_OK(cadence_timer_add(rt, UINT64_MAX, NULL, keep, NULL, NULL, NULL));
+  CHECK_OK(cadence_timer_add(rt, UINT64_MAX / 2, NULL, keep, NULL, NULL, NULL));
+  CHECK_OK(cadence_timer_add(rt, 0, NULL, keep, NULL, NULL, &fresh));
+  CHECK(fresh > replaced && fresh < replaced + 16); /* the counter did not jump to them */
+  CHECK_OK(cadence_runtime_destroy(rt));
+}
+
+/* A frame with two failures; the handler replaces itself at the first, and the old handler's
+ * destroy function then tries to poll and to destroy the runtime: both are refused, the second
+ * failure reaches the new handler, and the runtime goes on. */
+typedef struct FirstHandler {
+  cadence_runtime* rt;
+  int destroyed;
+  int poll_status;
+  int destroy_status;
+  int second_calls; /* failures the handler that replaced it got */
+} FirstHandler;
+
+static void counts_failures(void* user, int status, const char* message, uint64_t timer, uint64_t thread) {
+  (void)status, (void)message, (void)timer, (void)thread;
+  ((FirstHandler*)user)->second_calls++;
+}
+
+static void replaces_itself_once(void* user, int status, const char* message, uint64_t timer, uint64_t thread) {
+  FirstHandler* h = (FirstHandler*)user;
+  (void)status, (void)message, (void)timer, (void)thread;
+  CHECK_OK(cadence_runtime_set_failure_handler(h->rt, counts_failures, h, NULL));
+}
+
+static void tries_to_pull_the_runtime_away(void* user) {
+  FirstHandler* h = (FirstHandler*)user;
+  h->destroyed++;
+  h->poll_status = cadence_runtime_poll(h->rt, NULL);
+  h->destroy_status = cadence_runtime_destroy(h->rt);
+}
+
+static void a_replaced_handlers_destroy_cannot_pull_the_runtime_away(void) {
+  cadence_timer_options o = every(MS(10));
+  FirstHandler h;
+  cadence_report report;
+  memset(&h, 0, sizeof h);
+  h.rt = manual_runtime();
+  h.poll_status = h.destroy_status = -1;
+  CHECK_OK(cadence_runtime_set_failure_handler(h.rt, replaces_itself_once, &h, tries_to_pull_the_runtime_away));
+  CHECK_OK(cadence_timer_add(h.rt, 0, &o, returns_garbage, NULL, NULL, NULL));
+  CHECK_OK(cadence_timer_add(h.rt, 0, &o, returns_garbage, NULL, NULL, NULL));
+  advance_and_poll(h.rt, MS(10), &report);
+  CHECK(report.failures == 2);
+  CHECK(h.destroyed == 1);
+  CHECK(h.poll_status == CADENCE_E_REENTRANT_CALL);
+  CHECK(h.destroy_status == CADENCE_E_REENTRANT_CALL);
+  CHECK(h.second_calls == 1);
+  CHECK_OK(cadence_timer_add(h.rt, 0, NULL, keep, NULL, NULL, NULL)); /* it goes on */
+  CHECK_OK(cadence_runtime_destroy(h.rt));
+}
+
 /* A destroy function whose own call fails must not change what the caller's failure says. */
 static void fails_a_call(void* user) { (void)cadence_timer_remove((cadence_runtime*)user, 0x9999); }
 
@@ -692,6 +806,9 @@ int main(int argc, char** argv) {
   RUN(a_failure_handler_may_replace_itself);
   RUN(reserved_timer_ids_are_refused);
   RUN(fresh_ids_skip_the_ones_the_app_took);
+  RUN(a_fresh_id_skips_one_the_frame_adds);
+  RUN(a_fresh_id_is_never_one_the_app_used_before);
+  RUN(a_replaced_handlers_destroy_cannot_pull_the_runtime_away);
   RUN(a_destroy_function_keeps_the_callers_error);
   RUN(what_a_runtime_being_destroyed_is_given_is_refused);
   RUN(null_destroyed_and_foreign_handles_are_refused);

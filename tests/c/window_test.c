@@ -361,6 +361,40 @@ static void a_windows_runtime_is_run_by_its_window(void) {
   CHECK(s.destroyed == 2);
 }
 
+/* A helper thread whose window is refused, and which makes and destroys a loop, claims no
+ * thread: the main thread's first window opens. Runs first, before any window opened. */
+static void* is_refused_and_makes_a_loop(void* arg) {
+  int* statuses = (int*)arg;
+  cadence_window_options o;
+  cadence_window* w = NULL;
+  cadence_loop* loop = NULL;
+  Screen s;
+  memset(&s, 0, sizeof s);
+  cadence_window_options_init(&o);
+  o.width = 0;
+  statuses[0] = cadence_window_create(&o, draw, &s, NULL, &w);
+  o.width = 320;
+  o.backend = 99;
+  statuses[1] = cadence_window_create(&o, draw, &s, NULL, &w);
+  statuses[2] = cadence_loop_create(&loop);
+  statuses[3] = loop != NULL ? cadence_loop_destroy(loop) : -1;
+  return NULL;
+}
+
+static void a_refused_window_claims_no_thread(void) {
+  pthread_t t;
+  int statuses[4] = {-1, -1, -1, -1};
+  Screen s;
+  memset(&s, 0, sizeof s);
+  CHECK(pthread_create(&t, NULL, is_refused_and_makes_a_loop, statuses) == 0);
+  CHECK(pthread_join(t, NULL) == 0);
+  CHECK(statuses[0] == CADENCE_E_INVALID_ARGUMENT);
+  CHECK(statuses[1] == CADENCE_E_INVALID_ARGUMENT);
+  CHECK(statuses[2] == CADENCE_OK && statuses[3] == CADENCE_OK);
+  CHECK_OK(cadence_window_destroy(open_window(&s)));
+  CHECK(s.destroyed == 1);
+}
+
 static void* opens_a_window(void* arg) {
   Screen s;
   cadence_window* w = NULL;
@@ -450,6 +484,7 @@ static void bad_handles_are_refused(void) {
 
 int main(int argc, char** argv) {
   only_test = argc > 1 ? argv[1] : NULL;
+  RUN(a_refused_window_claims_no_thread); /* first: no window has opened in the process yet */
   RUN(options_are_checked);
   RUN(a_window_draws_widgets_and_runs_timers);
   RUN(draw_calls_outside_a_draw_function_are_refused);

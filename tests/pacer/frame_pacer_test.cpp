@@ -52,6 +52,13 @@ class FramePacerTest : public ::testing::Test {
     return p.ok() ? std::move(*p) : nullptr;
   }
 
+  // A pacer whose kept-awake reports go to `named`.
+  std::unique_ptr<FramePacer> make_naming() {
+    PacerOptions o;
+    o.on_kept_awake = [this](const AwakeCause& c) { named.push_back(c); };
+    return make(std::move(o));
+  }
+
   // Runs the loop until `until` from now: sleeps as the pacer says (jumping the clock), builds
   // each frame it asks for with `widgets`. Returns the instants of the drawn frames.
   std::vector<Instant> run(FramePacer& pacer, Duration until, const std::function<void()>& widgets) {
@@ -73,6 +80,7 @@ class FramePacerTest : public ::testing::Test {
 
   ManualClock clock;
   Headless imgui;
+  std::vector<AwakeCause> named;  // what make_naming()'s pacer reported
 };
 
 void window(const char* name, const std::function<void()>& body) {
@@ -188,10 +196,7 @@ TEST_F(FramePacerTest, ATimeDrivenAnimationKeepsDrawingAtTheFrameInterval) {
 }
 
 TEST_F(FramePacerTest, ContentThatChangesInEveryFrameIsNamedOnceWithItsWindowAndText) {
-  std::vector<AwakeCause> named;
-  PacerOptions o;
-  o.on_kept_awake = [&](const AwakeCause& c) { named.push_back(c); };
-  auto pacer = make(o);
+  auto pacer = make_naming();
   int frames = 0;
   const auto drawn = run(*pacer, 5s, [&] { window("Counter", [&] { ImGui::Text("frames: %d", ++frames); }); });
   EXPECT_GT(drawn.size(), 250u) << "it never comes to rest";
@@ -203,10 +208,7 @@ TEST_F(FramePacerTest, ContentThatChangesInEveryFrameIsNamedOnceWithItsWindowAnd
 }
 
 TEST_F(FramePacerTest, VolatileContentLetsTheScreenRest) {
-  std::vector<AwakeCause> named;
-  PacerOptions o;
-  o.on_kept_awake = [&](const AwakeCause& c) { named.push_back(c); };
-  auto pacer = make(o);
+  auto pacer = make_naming();
   int frames = 0;
   const auto drawn = run(*pacer, 5s, [&] {
     window("Counter", [&] {
@@ -218,6 +220,71 @@ TEST_F(FramePacerTest, VolatileContentLetsTheScreenRest) {
   EXPECT_LE(drawn.size(), 6u);
   EXPECT_EQ(pacer->next_wake(), std::nullopt);
   EXPECT_TRUE(named.empty());
+}
+
+// A top-level scope around a second Begin() of a window begun earlier in the frame marks what
+// that Begin() appends (the first Begin()'s content is not the scope's).
+TEST_F(FramePacerTest, VolatileAroundASecondBeginOfAWindowMarksWhatItAppends) {
+  auto pacer = make_naming();
+  int frames = 0;
+  const auto drawn = run(*pacer, 5s, [&] {
+    window("Main", [] { ImGui::Text("still"); });
+    {
+      const Volatile counter;
+      ImGui::Begin("Main");
+      ImGui::Text("frames: %d", ++frames);
+      ImGui::End();
+    }
+  });
+  EXPECT_LE(drawn.size(), 6u);
+  EXPECT_EQ(pacer->next_wake(), std::nullopt);
+  EXPECT_TRUE(named.empty()) << named.front().imgui_window << ": " << named.front().text;
+}
+
+// ...and only that: what a third Begin() appends after the scope still keeps the window awake.
+TEST_F(FramePacerTest, VolatileAroundASecondBeginLeavesWhatComesAfterTheScope) {
+  auto pacer = make_naming();
+  int frames = 0;
+  (void)run(*pacer, 5s, [&] {
+    window("Main", [] { ImGui::Text("still"); });
+    {
+      const Volatile marked;
+      ImGui::Begin("Main");
+      ImGui::Text("marked: %d", frames);
+      ImGui::End();
+    }
+    ImGui::Begin("Main");
+    ImGui::Text("after: %d", ++frames);
+    ImGui::End();
+  });
+  ASSERT_FALSE(named.empty()) << "the text after the scope changes in every frame";
+  EXPECT_EQ(named.front().imgui_window, "Main");
+  EXPECT_EQ(named.front().text.rfind("after", 0), 0u) << named.front().text;
+}
+
+// Draw code that asks for its own frame's instant (or for "now" on a clock that has not moved)
+// gets the frame it is drawing, not a second, identical one.
+TEST_F(FramePacerTest, ADrawThatAsksForItsOwnFramesInstantGetsThatFrame) {
+  auto pacer = make();
+  bool ask = false;
+  std::vector<Instant> asked_at;
+  auto widgets = [&] {
+    window("Still", [] { ImGui::Text("Hello"); });
+    if (!std::exchange(ask, false)) return;
+    CallbackContext& ctx = pacer->context();
+    asked_at.push_back(ctx.frame_start());
+    EXPECT_TRUE(ctx.request_redraw_at(ctx.frame_start()).ok());
+    EXPECT_TRUE(ctx.request_redraw_after(0ms).ok());
+    EXPECT_TRUE(ctx.request_redraw_at(ctx.frame_start() - 5ms).ok());
+  };
+  (void)run(*pacer, 1s, widgets);
+  ASSERT_EQ(pacer->next_wake(), std::nullopt);
+  ASSERT_TRUE(pacer->runtime().request_redraw_after(10ms).ok());
+  ask = true;
+  const auto drawn = run(*pacer, 1s, widgets);
+  ASSERT_EQ(asked_at.size(), 1u);
+  EXPECT_EQ(drawn, std::vector<Instant>{asked_at.front()}) << "one frame, at the instant asked for from outside";
+  EXPECT_EQ(pacer->next_wake(), std::nullopt);
 }
 
 TEST_F(FramePacerTest, ARedrawAskedForAtAnInstantComesExactlyThen) {

@@ -7,6 +7,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "cadence/cadence.h"
+#include "id_counters.hpp"
+
 namespace cadence {
 namespace {
 
@@ -66,6 +69,43 @@ TEST(IdsTest, IdsAreUniqueAcrossThreads) {
   }
   EXPECT_EQ(all_timers.size(), std::size_t{kThreads} * kPerThread);
   EXPECT_EQ(all_threads.size(), std::size_t{kThreads} * kPerThread);
+}
+
+// The C API's fresh ids (id 0) skip the ids an app chose itself: one near the counter makes it
+// jump past; one further ahead is left alone (64 bits must last) and skipped when reached.
+TEST(IdsTest, SkippingAnIdNearTheCounterMovesItPastAndLeavesAFarOneToTheCaller) {
+  const TimerId a = TimerId::unique();
+  EXPECT_TRUE(detail::skip_timer_id(a.value + 3));
+  EXPECT_EQ(TimerId::unique().value, a.value + 4);
+  EXPECT_TRUE(detail::skip_timer_id(a.value)) << "behind the counter: never handed out again";
+  EXPECT_FALSE(detail::skip_timer_id(a.value + 5 + detail::kNearIds + 1));
+  EXPECT_FALSE(detail::skip_timer_id(UINT64_MAX));
+  EXPECT_EQ(TimerId::unique().value, a.value + 5) << "a far id leaves the counter alone";
+  const ThreadId t = ThreadId::unique();
+  EXPECT_TRUE(detail::skip_thread_id(t.value + 1));
+  EXPECT_EQ(ThreadId::unique().value, t.value + 2);
+  EXPECT_FALSE(detail::skip_thread_id(UINT64_MAX));
+}
+
+TEST(IdsTest, AFreshCIdSkipsAnIdTheAppChoseFarAheadWhenTheCounterGetsThere) {
+  cadence_runtime_options o;
+  cadence_runtime_options_init(&o);
+  o.clock = CADENCE_CLOCK_MANUAL;
+  cadence_runtime* rt = nullptr;
+  ASSERT_EQ(cadence_runtime_create(&o, &rt), CADENCE_OK);
+  const auto keep = [](void*, cadence_runtime*, const cadence_timer_info*) { return 0; };
+  const std::uint64_t far = TimerId::unique().value + detail::kNearIds + 10;
+  ASSERT_EQ(cadence_timer_add(rt, far, nullptr, keep, nullptr, nullptr, nullptr), CADENCE_OK);
+  ASSERT_EQ(cadence_timer_remove(rt, far), CADENCE_OK);
+  // Bring the counter to `far` as a long-running process would, a jump at a time.
+  for (std::uint64_t next = TimerId::unique().value + 1; next < far; next = TimerId::unique().value + 1) {
+    ASSERT_TRUE(detail::skip_timer_id(std::min(far - 2, next + detail::kNearIds)));
+  }
+  // The counter stands at `far` now: the next fresh id would be it.
+  std::uint64_t fresh = 0;
+  ASSERT_EQ(cadence_timer_add(rt, 0, nullptr, keep, nullptr, nullptr, &fresh), CADENCE_OK);
+  EXPECT_EQ(fresh, far + 1) << "the counter reached " << far << ", which the app chose";
+  EXPECT_EQ(cadence_runtime_destroy(rt), CADENCE_OK);
 }
 
 }  // namespace

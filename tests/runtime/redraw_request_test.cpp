@@ -189,6 +189,131 @@ TEST(RedrawHandleDeathTest, AWakerThatAsksThroughAHandleDoesNotDeadlock) {
       ::testing::ExitedWithCode(0), "");
 }
 
+// Ends the process with exit code 3 when `deadline` passes first: a deadlock in a death
+// test's child ends there instead of hanging the suite.
+void exit_after(std::chrono::seconds deadline) {
+  std::thread([deadline] {
+    std::this_thread::sleep_for(deadline);
+    std::_Exit(3);
+  }).detach();
+}
+
+// Two windows whose wakers forward to each other (a tool window and its main window): A's
+// waker asks B for a frame, then A; B's asks A, then B. One request from another thread runs
+// each waker once, and both loops are woken.
+TEST(RedrawHandleDeathTest, WakersThatAskEachOthersRuntimeDoNotDeadlock) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        exit_after(20s);
+        ManualClock clock;
+        WindowRuntime a(clock.source());
+        WindowRuntime b(clock.source());
+        const RedrawHandle to_a = a.redraw_handle();
+        const RedrawHandle to_b = b.redraw_handle();
+        std::atomic<int> a_woke{0};
+        std::atomic<int> b_woke{0};
+        a.set_waker([&] {
+          ++a_woke;
+          if (!to_b.after(1ms).ok() || !to_a.after(2ms).ok()) std::_Exit(4);
+        });
+        b.set_waker([&] {
+          ++b_woke;
+          if (!to_a.after(1ms).ok() || !to_b.after(2ms).ok()) std::_Exit(4);
+        });
+        ASSERT_EQ(a.next_wake(), std::nullopt);  // both loops look, and would sleep without a timeout
+        ASSERT_EQ(b.next_wake(), std::nullopt);
+        std::thread([&] { (void)to_a.after(5ms); }).join();
+        std::_Exit(a_woke == 1 && b_woke == 1 && a.next_wake() == 1ms && b.next_wake() == 1ms ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// The same two wakers, run on two threads at once, over and over: neither holds a lock of its
+// own runtime while it asks the other.
+TEST(RedrawHandleDeathTest, WakersThatAskEachOthersRuntimeFromTwoThreadsAtOnceDoNotDeadlock) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        exit_after(60s);
+        ManualClock clock;
+        WindowRuntime a(clock.source());
+        WindowRuntime b(clock.source());
+        const RedrawHandle to_a = a.redraw_handle();
+        const RedrawHandle to_b = b.redraw_handle();
+        std::atomic<int> wakes{0};
+        a.set_waker([&] {
+          ++wakes;
+          (void)to_b.after(0ms);
+        });
+        b.set_waker([&] {
+          ++wakes;
+          (void)to_a.after(0ms);
+        });
+        constexpr int kRounds = 2000;
+        for (int round = 0; round < kRounds; ++round) {
+          (void)a.poll(clock.now());  // takes the last round's requests
+          (void)b.poll(clock.now());
+          (void)a.next_wake();  // both look again: the next requests wake them
+          (void)b.next_wake();
+          std::atomic<int> ready{0};
+          const auto ask = [&](const RedrawHandle& h) {
+            ++ready;
+            while (ready.load() < 2) {
+            }
+            (void)h.after(0ms);
+          };
+          std::thread one(ask, std::cref(to_a));
+          std::thread two(ask, std::cref(to_b));
+          one.join();
+          two.join();
+        }
+        std::_Exit(wakes.load() == 2 * kRounds ? 0 : 1);  // each runtime woken once a round
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// set_waker() on the UI thread while the old waker runs on a worker's thread: the old one is
+// destroyed only after that call has returned.
+TEST(RedrawHandleTest, SetWakerDestroysTheOldWakerOnlyAfterItsRunningCallReturns) {
+  ManualClock clock;
+  WindowRuntime runtime(clock.source());
+  const RedrawHandle handle = runtime.redraw_handle();
+  std::atomic<bool> entered{false}, release{false}, returned{false}, replacing{false};
+  std::atomic<int> destroyed_while_running{0};
+  struct Watch {
+    Watch(std::atomic<bool>& r, std::atomic<int>& b) : returned(r), bad(b) {}
+    Watch(const Watch&) = delete;
+    Watch& operator=(const Watch&) = delete;
+    ~Watch() {
+      if (!returned.load()) ++bad;
+    }
+    std::atomic<bool>& returned;
+    std::atomic<int>& bad;
+  };
+  auto watch = std::make_shared<Watch>(returned, destroyed_while_running);
+  runtime.set_waker([&, watch] {
+    entered = true;
+    while (!release.load()) std::this_thread::yield();
+    returned = true;
+  });
+  watch.reset();  // the waker holds the only copy
+  ASSERT_EQ(runtime.next_wake(), std::nullopt);
+  std::thread asker([&] { (void)handle.after(1ms); });
+  while (!entered.load()) std::this_thread::yield();
+  std::thread releaser([&] {
+    while (!replacing.load()) std::this_thread::yield();
+    std::this_thread::sleep_for(50ms);  // set_waker() is waiting by now (if it waits at all)
+    release = true;
+  });
+  replacing = true;
+  runtime.set_waker({});
+  EXPECT_TRUE(returned.load()) << "set_waker() returned while the old waker still ran";
+  EXPECT_EQ(destroyed_while_running.load(), 0);
+  asker.join();
+  releaser.join();
+}
+
 TEST(RedrawHandleTest, ARequestLaterThanWhatTheLoopSleepsForDoesNotWakeIt) {
   ThreadLoop loop;
   ASSERT_TRUE(loop.runtime().add_timer(TimerId::unique(), Timer::once(10ms, [](TimerCallbackInfo&) {})).ok());

@@ -303,6 +303,44 @@ TEST_P(OwnSetTest, RemovingAWidgetsTimersLeavesAnotherWidgetsReplacement) {
   EXPECT_TRUE(times("w1's").empty());
 }
 
+// Inside a frame, a callback adds timer x of widget w; then an own set's owner-group calls reach
+// x as the single-timer calls through that set do: the frame's new timers count.
+TEST_P(OwnSetTest, OwnerGroupCallsThroughAnOwnSetReachTheTimersTheFrameAdds) {
+  const WidgetId w{7};
+  const TimerId live = TimerId::unique();
+  const TimerId x = TimerId::unique();
+  const TimerId y = TimerId::unique();
+  add(live, once("live", 50ms).with_owner(w));
+  Result<std::size_t> removed = std::size_t{0};
+  Result<std::size_t> paused = std::size_t{0};
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+        ASSERT_TRUE(info.context.add_timer(x, once("x", 10ms).with_owner(w)).ok());
+        ASSERT_TRUE(info.context.add_timer(y, once("y", 10ms).with_owner(w)).ok());
+        ChangeSet first;
+        CallbackContext own = runtime.context(first);
+        ASSERT_TRUE(own.remove_timer(y).ok()) << "the single-timer call reaches the frame's y";
+        paused = own.pause_timers_of(w);  // live and x: y is removed by this set already
+        EXPECT_EQ(runtime.apply(std::move(first)).deferred, 3u);
+        ChangeSet second;
+        CallbackContext again = runtime.context(second);
+        removed = again.remove_timers_of(w);
+        (void)runtime.apply(std::move(second));
+      }));
+  frame(10);
+  ASSERT_TRUE(paused.ok());
+  EXPECT_EQ(paused.value(), 2u) << "the live timer and x";
+  ASSERT_TRUE(removed.ok());
+  EXPECT_EQ(removed.value(), 2u) << "the live timer and x, which the frame adds";
+  EXPECT_TRUE(last.failures.empty()) << last.failures[0].error.message;
+  EXPECT_FALSE(runtime.has_timer(x)) << "x did not survive the frame";
+  EXPECT_FALSE(runtime.has_timer(live));
+  EXPECT_FALSE(runtime.has_timer(y));
+  run_until(100);
+  EXPECT_TRUE(times("x").empty());
+  EXPECT_TRUE(times("y").empty());
+  EXPECT_TRUE(times("live").empty());
+}
+
 TEST_P(OwnSetTest, AnOwnSetReachesAThreadTheFrameStarts) {
   const ThreadId t = ThreadId::unique();
   Status stopped;

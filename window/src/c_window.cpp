@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -71,14 +72,17 @@ int check(const cadence_loop* l, const char* function) {
   return CADENCE_OK;
 }
 
-/// The thread of the process's windows: the first that opened one. GLFW and SDL keep one window
-/// system per process, on one thread.
+/// The thread of the process's windows: the first whose cadence_window_create succeeded. GLFW
+/// and SDL keep one window system per process, on one thread. A call that fails, or makes only
+/// a loop, claims nothing.
 std::atomic<std::thread::id> window_thread{};
+/// Held while a window opens, so that two threads cannot both open the first one. Recursive: a
+/// destroy function that runs when the creation fails may open a window itself.
+std::recursive_mutex opening;
 
 int check_window_thread(const char* function) {
-  std::thread::id none{};
-  const std::thread::id self = std::this_thread::get_id();
-  if (window_thread.compare_exchange_strong(none, self) || none == self) return CADENCE_OK;
+  const std::thread::id owner = window_thread.load();
+  if (owner == std::thread::id{} || owner == std::this_thread::get_id()) return CADENCE_OK;
   return fail(CADENCE_E_WRONG_THREAD, std::string(function) +
                                           ": windows and loops live on one thread of the process, the one that "
                                           "opened the first window; this is another");
@@ -152,6 +156,7 @@ int cadence_window_create(const cadence_window_options* options, cadence_draw_fn
   return guard(fn, [&]() -> int {
     if (draw == nullptr) return null_argument(fn, "draw");
     if (out == nullptr) return null_argument(fn, "out");
+    const std::lock_guard one_at_a_time(opening);
     if (const int s = check_window_thread(fn); s != CADENCE_OK) return s;
     cadence_window_options o;
     cadence_window_options_init(&o);
@@ -193,6 +198,7 @@ int cadence_window_create(const cadence_window_options* options, cadence_draw_fn
     rt->origin = window->runtime().now();
     w->handle = window->handle();
     w->owned = std::move(window);
+    window_thread.store(std::this_thread::get_id());  // this thread opened a window: it is the one
     *out = w.release();
     return CADENCE_OK;
   });

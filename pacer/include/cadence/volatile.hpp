@@ -2,6 +2,8 @@
 // keep a window drawing.
 #pragma once
 
+#include <cstddef>
+
 #include "cadence/export.hpp"
 
 struct ImDrawList;
@@ -21,13 +23,15 @@ namespace cadence {
 ///
 ///     { const cadence::Volatile fps; ImGui::Text("%.1f FPS", ImGui::GetIO().Framerate); }
 ///
-/// What it marks: what the current ImGui window draws from the scope's start to its end (in any
-/// table cell or column), and all of every ImGui window begun inside the scope (a child window,
-/// a popup, a tooltip). Scopes may nest. It adds nothing to the draw data.
+/// What it marks: everything drawn from the scope's start to its end into the ImGui windows of
+/// the frame: the current one (in any table cell or column), one begun earlier in the frame
+/// that a Begin() inside the scope appends to, and all of every ImGui window first begun inside
+/// the scope (a child window, a popup, a tooltip). Scopes may nest. It adds nothing to the
+/// draw data.
 /// Thread: the ImGui context's; not checked.
 /// Where: an ImGui frame of a paced context; elsewhere, or ended in another frame, it marks nothing.
 /// Errors: none.
-/// Cost: a lock and a lookup among the live pacers at each end; a pass over ImGui's windows if it began one.
+/// Cost: a lock and a lookup among the live pacers, and a pass over ImGui's windows, at each end.
 class CADENCE_PACER_API Volatile {
  public:
   Volatile();
@@ -37,10 +41,9 @@ class CADENCE_PACER_API Volatile {
 
  private:
   ImGuiContext* context_ = nullptr;  // the ImGui context of the frame the scope began in, if paced
-  ImDrawList* list_ = nullptr;       // the ImGui window's draw list the scope began in
   int frame_ = 0;                    // that frame's number (ImGui's FrameCount)
-  unsigned first_vertex_ = 0;        // the list's vertex count when the scope began
   int windows_begun_ = 0;            // ImGui windows begun in the frame when the scope began
+  std::size_t first_start_ = 0;      // where its lists' counts start on the pacer's stack of them
 };
 
 }  // namespace cadence

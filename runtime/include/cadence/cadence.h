@@ -16,9 +16,9 @@
  *   are made after it. A pointer that was never a handle of that kind cannot be detected
  *   (undefined behaviour, as in any C API).
  * - Thread: the thread that made the handle (its UI thread); from any other:
- *   CADENCE_E_WRONG_THREAD. Windows and loops all live on one thread, the one that opened the
- *   process's first window (GLFW and SDL have one window system per process). Workers use their
- *   cadence_worker only.
+ *   CADENCE_E_WRONG_THREAD. Windows and loops all live on one thread, the first whose
+ *   cadence_window_create succeeded (GLFW and SDL have one window system per process; a refused
+ *   creation or a loop claims no thread). Workers use their cadence_worker only.
  * - Callbacks: each takes the `void* user` it was given. Its `destroy` (may be NULL) runs
  *   exactly once, when cadence is done with the callback: after its last call, at once when the
  *   call that took it fails, or when its runtime is destroyed. Callbacks run on the UI thread
@@ -28,7 +28,8 @@
  * - Time: cadence_ns, signed 64-bit nanoseconds. Instants are counted from the moment the
  *   runtime (or the window) was made. CADENCE_NEVER stands for "no such time".
  * - Ids: 0 asks cadence for a fresh id, never handed out before in the process (and never
- *   again: ids are not reused, unlike GLib's source ids), skipping ids the app chose itself.
+ *   again: ids are not reused, unlike GLib's source ids), and never one the app passed itself
+ *   to that runtime: live, waiting in the frame's changes, or removed since.
  *   Timer ids 1-255 (the window's own timers) and thread ids 1-4 are reserved: the timer
  *   functions refuse them with CADENCE_E_INVALID_ARGUMENT.
  * - Flags and booleans are int: 1 or 0 out, any non-zero in.

@@ -102,14 +102,17 @@ class CADENCE_RUNTIME_API Controls {
 
   /// Asks for a frame at or after `at` that redraws: next_wake() counts it, exactly, and the
   /// first frame whose start reaches it reports a redraw (ApplyReport::redraws_came). Requests
-  /// coalesce to the soonest; a callback that asks for its own frame's instant gets that frame.
-  /// The end of the timeline counts as one nanosecond before it.
+  /// coalesce to the soonest. A callback that asks for its own frame's instant (or an earlier
+  /// one) gets that frame, not another: a timer callback, a write-back, and a window's draw code,
+  /// whose frame is the one it draws (WindowRuntime::frame_drawn). Later by a nanosecond, it is
+  /// the next frame. The end of the timeline counts as one nanosecond before it.
   /// Where: at once, anywhere. Errors: clock_mismatch (another clock's instant; no change);
   /// wrong_thread, closed (off the UI thread use WindowRuntime::redraw_handle()).
   /// Cost: O(1); allocates only an error's message.
   Status request_redraw_at(Instant at);
-  /// The same, `delay` from now (<= 0: the next frame); "now" never goes before an instant the
-  /// runtime has used. Errors, cost: as request_redraw_at.
+  /// The same, `delay` from now (<= 0: now, which is the running frame's instant while the clock
+  /// has not moved since it started); "now" never goes before an instant the runtime has used.
+  /// Errors, cost: as request_redraw_at.
   Status request_redraw_after(Duration delay);
 
  protected:

@@ -38,7 +38,8 @@ struct RuntimeLink;
 }
 
 /// For every member: Thread: any; a handle may be copied anywhere and outlive its runtime and its clock.
-/// Where: anywhere, the runtime's waker included (a request from there wakes nothing more).
+/// Where: anywhere, wakers included: this runtime's (a request from there wakes nothing more)
+/// and other runtimes', also when this runtime's waker asks them in turn.
 /// Errors: closed (no runtime, or it is gone: no clock is read); clock_mismatch (at(): another clock).
 /// Cost: O(1); allocates only an error's message.
 class CADENCE_RUNTIME_API RedrawHandle {

@@ -156,9 +156,12 @@ class CADENCE_RUNTIME_API WindowRuntime : public Controls {
   }
   /// Sets the function a worker calls to wake the event loop after it posts into an empty
   /// channel (glfwPostEmptyEvent for GLFW): once per batch, never per message, on worker
-  /// threads, never once the runtime is gone. It must be quick and must not block or call the
-  /// runtime (it may ask for a frame through a RedrawHandle). The old waker is destroyed after
-  /// the new one is in place. Thread: UI; elsewhere (and while destroyed) no change.
+  /// threads (several at once), never once the runtime is gone. It must be quick and must not
+  /// block or call the runtime; it may ask for frames through RedrawHandles, this runtime's or
+  /// others' whose wakers ask back (a waker already running on the thread is not called again).
+  /// The old waker is destroyed after the new one is in place and its calls in progress have
+  /// returned (this waits for them, as the destructor does).
+  /// Thread: UI; elsewhere, inside the waker itself, and while destroyed: no change.
   void set_waker(std::function<void()> waker);
 
   /// A context for the coming frame's event handlers, recording into `changes`. Inside a frame,
@@ -191,6 +194,14 @@ class CADENCE_RUNTIME_API WindowRuntime : public Controls {
   /// them. While the runtime is destroyed, or off the UI thread, it runs nothing and reports one
   /// failure (closed, or wrong_thread).
   ApplyReport poll(Instant frame_start);
+
+  /// For a loop that draws after a frame's callbacks ran (ImGui's draw code runs after poll()):
+  /// the frame that started at `frame_start` has been drawn, so a redraw asked for at or before
+  /// that instant (by the draw code itself) is served by it and forgotten; true when there was
+  /// one. A `frame_start` later than now counts as now. FramePacer, and so every window, calls it.
+  /// Errors: none (false off the UI thread, while destroyed, for another clock's instant).
+  /// Cost: O(1).
+  bool frame_drawn(Instant frame_start);
 
   /// How long the loop may sleep from `now`: nullopt when nothing is scheduled (a worker's post
   /// wakes the loop through the waker), zero when something is due or worker messages wait.

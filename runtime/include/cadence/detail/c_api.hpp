@@ -6,6 +6,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -91,6 +92,9 @@ struct cadence_runtime {
     cadence::detail::capi::UserData user;
   };
   std::shared_ptr<FailureHandler> on_failure;
+  /// Ids the app chose itself for this runtime's timers and threads far ahead of the process's
+  /// counters: fresh ids skip them (an id near a counter makes it jump past instead).
+  std::set<std::uint64_t> far_timer_ids, far_thread_ids;
 
   cadence_ns since(cadence::Instant t) const { return (t - origin).count(); }
 };
@@ -118,6 +122,11 @@ class Enter {
 CADENCE_RUNTIME_API int check(const cadence_runtime* rt, const char* function);
 /// check(), and CLOSED while the runtime is destroyed: for calls that set what it keeps.
 CADENCE_RUNTIME_API int check_change(const cadence_runtime* rt, const char* function);
+/// The id the app passed for a new timer (thread) of `rt`: itself, or for 0 a fresh one, which
+/// is never an id handed out before, nor one the app chose with `rt` (cadence.h's id rule).
+/// Cost: O(log n) for n ids the app chose far ahead of the process's counter.
+std::uint64_t timer_id_for(cadence_runtime* rt, std::uint64_t id);
+std::uint64_t thread_id_for(cadence_runtime* rt, std::uint64_t id);
 /// The window is gone: the handle reports closed; its failure handler's destroy runs.
 CADENCE_RUNTIME_API void release(cadence_runtime* rt) noexcept;
 /// Passes a failure to the handler, or prints it to stderr.
