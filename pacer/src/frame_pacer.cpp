@@ -209,6 +209,7 @@ FrameKind FramePacer::begin() {
   Impl& p = *impl_;
   if (!p.allowed("begin", false)) return FrameKind::none;
   if (p.frame_skipped()) {  // owed again
+    p.runtime->set_drawing(std::nullopt);
     p.building = false;
     p.widgets_pending = false;
     p.pace.frames_owed = std::max(p.pace.frames_owed, 1);
@@ -263,6 +264,7 @@ void FramePacer::new_frame() {
   ImGui::NewFrame();  // its NewFramePost hook runs the timers' before-widgets hooks (Impl::before_widgets)
   p.before_widgets();  // done already, unless the hook was taken out
   p.ui_context.emplace(*p.runtime, p.ui_changes, p.frame_start);
+  p.runtime->set_drawing(p.frame_start);  // the draw code asking for this instant gets this frame
 }
 
 void FramePacer::render() {
@@ -270,7 +272,7 @@ void FramePacer::render() {
   if (!p.allowed("render", true)) return;
   p.timers.after_widgets(detail::FrameHooks{*p.runtime, p.frame_start, ImGui::GetIO()});
   const ApplyReport applied = p.runtime->apply(std::exchange(p.ui_changes, ChangeSet{}));
-  (void)p.runtime->frame_drawn(p.frame_start);  // what the draw code asked for this instant is this frame
+  p.runtime->set_drawing(std::nullopt);
   ImGui::Render();
   const std::uint64_t hash = detail::draw_data_hash(ImGui::GetDrawData(), p.marks, p.list_hashes);
   ++p.stats.frames_drawn;

@@ -33,6 +33,7 @@ Volatile::Volatile() {
   for (const ImGuiWindow* w : g->Windows) {
     if (w->LastFrameActive == g->FrameCount) starts.push_back({w->DrawList, static_cast<unsigned>(w->DrawList->VtxBuffer.Size)});
   }
+  starts_ = starts.size() - first_start_;
 }
 
 Volatile::~Volatile() {
@@ -41,12 +42,12 @@ Volatile::~Volatile() {
   if (g != context_ || !g->WithinFrameScope || g->FrameCount != frame_) return;  // not in the frame it began in
   detail::VolatileMarks* marks = marks_of(g);
   if (marks == nullptr) return;  // the pacer went meanwhile
-  std::vector<detail::VolatileMarks::Start>& starts = marks->starts();
-  if (starts.size() < first_start_) return;  // cleared meanwhile: nothing of this scope's is left
-  for (std::size_t i = first_start_; i < starts.size(); ++i) {
+  const std::vector<detail::VolatileMarks::Start>& starts = marks->starts();
+  // Its own entries: they stay until the frame ends, so that scopes may end in any order.
+  if (starts.size() < first_start_ + starts_) return;  // cleared meanwhile: nothing of this scope's is left
+  for (std::size_t i = first_start_; i < first_start_ + starts_; ++i) {
     marks->add_range(starts[i].list, starts[i].vertices, static_cast<unsigned>(starts[i].list->VtxBuffer.Size));
   }
-  starts.resize(first_start_);
   if (g->WindowsActiveCount == windows_begun_) return;
   for (const ImGuiWindow* w : g->Windows) {
     if (w->LastFrameActive == g->FrameCount && w->BeginOrderWithinContext >= windows_begun_) marks->add_list(w->DrawList);

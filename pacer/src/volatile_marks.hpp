@@ -35,9 +35,9 @@ class VolatileMarks {
   /// The marks of `list`, or nullptr when it has none. O(lists).
   const List* find(const ImDrawList* list) const noexcept;
 
-  /// The vertex counts of draw lists when an open Volatile scope began, one stack for the
-  /// frame's nested scopes: a scope pushes its lists, and at its end marks what each gained and
-  /// pops them. clear() empties it (a scope that ends in a later frame marks nothing).
+  /// The vertex counts of draw lists when each Volatile scope of the frame began, in the order
+  /// the scopes began: a scope appends its lists, and at its end marks what each gained since.
+  /// clear() empties it (a scope that ends in a later frame marks nothing).
   struct Start {
     const ImDrawList* list;
     unsigned vertices;

@@ -56,9 +56,9 @@ std::uint64_t id_for(std::set<std::uint64_t>& far, std::uint64_t id, bool (*skip
     return id;
   }
   for (;;) {
-    const std::uint64_t fresh = Id::unique().value;
-    far.erase(far.begin(), far.lower_bound(fresh));  // the counter is past these for good
-    if (far.erase(fresh) == 0) return fresh;
+    const Id fresh = Id::unique();
+    far.erase(far.begin(), far.lower_bound(fresh.value));  // the counter is past these for good
+    if (far.erase(fresh.value) == 0 && fresh.is_valid() && !fresh.is_system()) return fresh.value;
   }
 }
 

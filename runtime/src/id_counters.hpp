@@ -6,14 +6,18 @@
 
 namespace cadence::detail {
 
-/// How far ahead of a counter an id may lie for the counter to jump past it. 2^40 fresh ids
-/// would take 12 days at a million a second; a jump this size can happen 2^24 times before 64
-/// bits run out, which no app choosing ids by hand comes near.
+/// How far ahead of a counter an id may lie for the counter to jump past it: 2^40, which fresh
+/// ids would take 12 days to reach at a million a second.
 inline constexpr std::uint64_t kNearIds = std::uint64_t{1} << 40;
+/// The counter never jumps to this or beyond (an app that chose ids 2^40 apart eight million
+/// times would get there): 2^63 fresh ids stay above it, so the counter never wraps to 0 or to
+/// the reserved ids, and an id chosen up here is one the caller skips itself.
+inline constexpr std::uint64_t kHighestJump = std::uint64_t{1} << 63;
 
 /// Makes TimerId::unique() never return `id`: true when it never will (`id` is behind the
-/// counter, or at most kNearIds ahead of it, and the counter moved past it); false for an id
-/// further ahead, which the caller must skip itself. Thread: any. Cost: one atomic CAS loop.
+/// counter, or at most kNearIds ahead of it and below kHighestJump, and the counter moved past
+/// it); false for an id further ahead, which the caller must skip itself.
+/// Thread: any. Cost: one atomic CAS loop.
 bool skip_timer_id(std::uint64_t id) noexcept;
 /// The same for ThreadId::unique().
 bool skip_thread_id(std::uint64_t id) noexcept;

@@ -14,7 +14,7 @@ std::atomic<std::uint64_t> next_thread_id{kFirstUserThreadId};
 bool skip(std::atomic<std::uint64_t>& next, std::uint64_t id) noexcept {
   std::uint64_t seen = next.load(std::memory_order_relaxed);
   while (id >= seen) {
-    if (id - seen > detail::kNearIds) return false;
+    if (id - seen > detail::kNearIds || id >= detail::kHighestJump) return false;
     if (next.compare_exchange_weak(seen, id + 1, std::memory_order_relaxed)) return true;
   }
   return true;

@@ -51,16 +51,22 @@ struct RuntimeLink {
   }
   /// Calls the waker (not once the runtime is gone), without holding `mutex`: a waker may ask
   /// other runtimes for frames, and their wakers this one, on this thread or another, in any
-  /// order. A waker this thread is running already is not called again (its request is seen
-  /// when the loop looks). Thread: any.
+  /// order. A waker this thread is running already is not entered again: it is called once
+  /// more when it returns (the loop may have looked since it was called). Thread: any.
   void wake() {
-    {
-      std::lock_guard lock(mutex);
-      if (closed || !waker || waking_here()) return;
-      ++waker_calls;
+    std::unique_lock lock(mutex);
+    if (closed || !waker) return;
+    if (Waking* running = waking_here()) {
+      running->again = true;
+      return;
     }
-    const Waking frame(*this);
-    waker();  // `waker` stays in place while waker_calls > 0 (take_waker waits)
+    ++waker_calls;
+    lock.unlock();
+    Waking frame(*this);
+    do {
+      frame.again = false;
+      waker();  // `waker` stays in place while waker_calls > 0 (take_waker waits)
+    } while (frame.again);
   }
   /// UI thread: replaces the waker with `next` (closing the link first when `close`), once no
   /// call of it is in progress; returns the old one, for the caller to destroy after the lock.
@@ -82,32 +88,33 @@ struct RuntimeLink {
     while (ns > seen && !floor_ns.compare_exchange_weak(seen, ns, std::memory_order_release)) {
     }
   }
-  /// Asks for a frame `delay` (clamped at 0) from now: the source's reading, or the latest
-  /// instant the runtime used if the source is behind it. The source is read under `mutex` and
-  /// never once the runtime is gone: the clock behind it need only outlive the runtime, not
-  /// every handle. Thread: any (also a waker). Errors: closed.
+  /// The instant `delay` (clamped at 0) from now: the source's reading, or the latest instant
+  /// the runtime used if the source is behind it. The source is read under `mutex` and never
+  /// once the runtime is gone: the clock behind it need only outlive the runtime, not every
+  /// handle. Thread: any (also a waker). Errors: closed.
+  Result<Instant> instant_after(Duration delay) {
+    std::lock_guard lock(mutex);
+    if (closed) return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};
+    const Instant floor = Instant::at(source.kind(), Duration{floor_ns.load(std::memory_order_acquire)});
+    return std::max(source.now(), floor) + std::max(delay, Duration::zero());
+  }
+  /// Asks for a frame `delay` from now (instant_after). Thread: any. Errors: closed.
   Status request_redraw_after(Duration delay) {
-    Instant at;
-    {
-      std::lock_guard lock(mutex);
-      if (closed) return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};
-      const Instant floor = Instant::at(source.kind(), Duration{floor_ns.load(std::memory_order_acquire)});
-      at = std::max(source.now(), floor) + std::max(delay, Duration::zero());
-    }
-    return request_redraw(at);
+    const Result<Instant> at = instant_after(delay);
+    if (!at) return at.error();
+    return request_redraw(*at);
   }
   /// Asks for a frame at or after `at`, from any thread. Off the UI thread it wakes the loop
   /// when the request is sooner than what the loop sleeps for, once per look (the UI thread
-  /// looks before it sleeps); not from inside the waker, which is waking it. Errors: closed
-  /// once the runtime is gone; clock_mismatch for an instant of another clock.
+  /// looks before it sleeps): from inside this runtime's own waker, once that returns.
+  /// Errors: closed once the runtime is gone; clock_mismatch for an instant of another clock.
   Status request_redraw(Instant at) {
     if (!alive.load(std::memory_order_acquire)) {
       return Error{Errc::closed, "the window's runtime is gone; there is nothing to redraw"};
     }
     const Result<bool> sooner = redraw.ask(at);
     if (!sooner) return sooner.error();
-    if (*sooner && std::this_thread::get_id() != ui_thread && !waking_here() && redraw.sooner_than_sleep(at) &&
-        redraw.claim_wake()) {
+    if (*sooner && std::this_thread::get_id() != ui_thread && redraw.sooner_than_sleep(at) && redraw.claim_wake()) {
       wake();
     }
     return {};
@@ -115,7 +122,7 @@ struct RuntimeLink {
 
  private:
   /// The wakers this thread is running, innermost first: one frame per wake() on the stack, so
-  /// that a waker that asks runtime B, whose waker asks this runtime, ends without a second call.
+  /// that a waker that asks runtime B, whose waker asks this runtime, is not entered twice.
   struct Waking {
     explicit Waking(RuntimeLink& link) noexcept : link_(link), outer_(top()) { top() = this; }
     Waking(const Waking&) = delete;
@@ -125,18 +132,19 @@ struct RuntimeLink {
       std::lock_guard lock(link_.mutex);
       if (--link_.waker_calls == 0) link_.waker_idle.notify_all();
     }
-    static const Waking*& top() noexcept {
-      thread_local const Waking* innermost = nullptr;
+    static Waking*& top() noexcept {
+      thread_local Waking* innermost = nullptr;
       return innermost;
     }
     RuntimeLink& link_;
-    const Waking* outer_;
+    Waking* outer_;
+    bool again = false;  // a wake was asked for while it ran: call it once more
   };
-  bool waking_here() const noexcept {
-    for (const Waking* w = Waking::top(); w != nullptr; w = w->outer_) {
-      if (&w->link_ == this) return true;
+  Waking* waking_here() const noexcept {
+    for (Waking* w = Waking::top(); w != nullptr; w = w->outer_) {
+      if (&w->link_ == this) return w;
     }
-    return false;
+    return nullptr;
   }
 };
 

@@ -140,6 +140,32 @@ struct WindowRuntime::Impl {
     ChangeSet*& running_;
   };
   std::thread::id owner = std::this_thread::get_id();
+  /// The frame whose callbacks, or whose drawing (set_drawing), run now: a redraw the UI thread
+  /// asks for at or before its instant is that frame's, and touches no later request.
+  std::optional<Instant> serving;
+  bool served = false;  // such a request came while `serving` was set
+  /// A redraw asked for on the UI thread (Controls): the serving frame's, or a request.
+  Status ask_redraw(Instant at) {
+    if (serving && at.kind() == serving->kind() && at <= *serving) {
+      served = true;
+      return {};
+    }
+    return link->request_redraw(at);
+  }
+  /// Sets `serving` for the length of a scope; `served` says afterwards whether a callback asked.
+  class Serving {
+   public:
+    Serving(Impl& m, Instant frame) noexcept : m_(m) {
+      m_.serving = frame;
+      m_.served = false;
+    }
+    Serving(const Serving&) = delete;
+    Serving& operator=(const Serving&) = delete;
+    ~Serving() { m_.serving.reset(); }
+
+   private:
+    Impl& m_;
+  };
 
   bool on_ui_thread() const { return std::this_thread::get_id() == owner; }
   /// Whether a call may change the runtime, and a question gets a real answer: not off the UI
@@ -456,9 +482,12 @@ void WindowRuntime::run_timers(Instant frame_start, ChangeSet& changes) {
   if (impl_->link->redraw.take(frame_start)) changes.redraw_came();
   CallbackContext context(*this, changes, frame_start);
   const Impl::Running running(impl_->calls.running, changes);
-  impl_->timers.run(frame_start, context, changes);
-  // A request for this instant that a callback made: this frame redraws for it, not another.
-  if (impl_->link->redraw.take(frame_start)) changes.redraw_came();
+  {
+    // A callback that asks for this instant (or an earlier one) gets this frame, not another.
+    const Impl::Serving serving(*impl_, frame_start);
+    impl_->timers.run(frame_start, context, changes);
+  }
+  if (impl_->served) changes.redraw_came();
 }
 
 void WindowRuntime::run_threads(ChangeSet& changes) {
@@ -475,9 +504,11 @@ void WindowRuntime::run_threads(ChangeSet& changes) {
   const Instant frame = impl_->last_frame ? *impl_->last_frame : impl_->current();
   CallbackContext context(*this, changes, frame);
   const Impl::Running running(impl_->calls.running, changes);
-  impl_->threads.run(context, changes);
-  // A request for this frame's instant that a write-back made: this frame redraws for it.
-  if (impl_->link->redraw.take(frame)) changes.redraw_came();
+  {
+    const Impl::Serving serving(*impl_, frame);  // a write-back asking for this frame gets it
+    impl_->threads.run(context, changes);
+  }
+  if (impl_->served) changes.redraw_came();
 }
 
 ApplyReport WindowRuntime::apply(ChangeSet changes) {
@@ -539,9 +570,13 @@ ApplyReport WindowRuntime::poll(Instant frame_start) {
   return apply(std::move(changes));
 }
 
-bool WindowRuntime::frame_drawn(Instant frame_start) {
-  if (!impl_->usable() || frame_start.kind() != impl_->source.kind()) return false;
-  return impl_->link->redraw.take(std::min(frame_start, impl_->current()));
+void WindowRuntime::set_drawing(std::optional<Instant> frame_start) {
+  if (!impl_->usable()) return;
+  if (frame_start && frame_start->kind() == impl_->source.kind()) {
+    impl_->serving = std::min(*frame_start, impl_->current());
+  } else {
+    impl_->serving.reset();
+  }
 }
 
 std::optional<Instant> WindowRuntime::next_due() {
@@ -603,14 +638,17 @@ Result<std::size_t> Controls::each_timer_of(WidgetId owner, Op op) {
   std::erase_if(ids, [&](TimerId id) { return pending != nullptr ? !m.live(id, *pending) : !m.timers.has_running(id); });
   if (pending != nullptr) {
     // Those the set adds, and those the changes ahead of it add (the running frame's, for a set
-    // of the app's own inside a frame), unless the set removes them again: what adds() says.
-    const auto added_by = [&](const ChangeSet& changes) {
-      for (TimerId id : changes.timers_added_by(owner)) {
-        if (m.adds(id, *pending) && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    // of the app's own inside a frame) while the set leaves them alone: one the set removes is
+    // on its way out, and one it adds again may belong to another widget now.
+    std::vector<TimerId> added = pending->timers_added_by(owner);
+    if (const ChangeSet* ahead = m.ahead_of(*pending)) {
+      for (TimerId id : ahead->timers_added_by(owner)) {
+        if (!pending->adds_timer(id) && !pending->removes_timer(id)) added.push_back(id);
       }
-    };
-    added_by(*pending);
-    if (const ChangeSet* ahead = m.ahead_of(*pending)) added_by(*ahead);
+    }
+    for (TimerId id : added) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    }
   }
   std::size_t done = 0;
   for (TimerId id : ids) {
@@ -667,13 +705,15 @@ bool Controls::has_thread(ThreadId id) const {
 Status Controls::request_redraw_at(Instant at) {
   WindowRuntime::Impl& m = *runtime_.impl_;
   if (!m.usable()) return m.refusal();
-  return m.link->request_redraw(at);
+  return m.ask_redraw(at);
 }
 Status Controls::request_redraw_after(Duration delay) {
   WindowRuntime::Impl& m = *runtime_.impl_;
   if (!m.usable()) return m.refusal();
   (void)m.current();  // what "now" is for the runtime: never before an instant it used
-  return m.link->request_redraw_after(delay);
+  const Result<Instant> at = m.link->instant_after(delay);
+  if (!at) return at.error();
+  return m.ask_redraw(*at);
 }
 
 }  // namespace cadence

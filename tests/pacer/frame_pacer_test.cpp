@@ -6,14 +6,17 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // ImGui context hooks
 
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cadence/manual_clock.hpp"
+#include "cadence/redraw_handle.hpp"
 
 namespace cadence {
 namespace {
@@ -285,6 +288,81 @@ TEST_F(FramePacerTest, ADrawThatAsksForItsOwnFramesInstantGetsThatFrame) {
   ASSERT_EQ(asked_at.size(), 1u);
   EXPECT_EQ(drawn, std::vector<Instant>{asked_at.front()}) << "one frame, at the instant asked for from outside";
   EXPECT_EQ(pacer->next_wake(), std::nullopt);
+}
+
+// Two widgets of one draw: one asks for a frame 500 ms on (a toast that fades then), the other
+// for its own frame's instant. Either order, the 500 ms frame comes.
+TEST_F(FramePacerTest, ADrawAskingForItsOwnInstantLeavesALaterRequestOfTheSameDraw) {
+  for (const bool own_first : {false, true}) {
+    auto pacer = make();
+    bool ask = false;
+    std::optional<Instant> asked;
+    auto widgets = [&] {
+      window("Still", [] { ImGui::Text("Hello"); });
+      if (!std::exchange(ask, false)) return;
+      CallbackContext& ctx = pacer->context();
+      asked = ctx.frame_start();
+      if (own_first) {
+        EXPECT_TRUE(ctx.request_redraw_after(0ms).ok());
+      }
+      EXPECT_TRUE(ctx.request_redraw_at(*asked + 500ms).ok());
+      if (!own_first) {
+        EXPECT_TRUE(ctx.request_redraw_at(*asked).ok());
+      }
+    };
+    (void)run(*pacer, 1s, widgets);
+    ASSERT_TRUE(pacer->runtime().request_redraw_after(10ms).ok());
+    ask = true;
+    const auto drawn = run(*pacer, 1s, widgets);
+    ASSERT_TRUE(asked);
+    EXPECT_EQ(drawn, (std::vector<Instant>{*asked, *asked + 500ms})) << (own_first ? "own instant first" : "later first");
+  }
+}
+
+// Another thread that asks, during the draw, for an instant the frame has passed (its data came
+// after the widgets read it) gets a frame of its own: only the draw code's requests are the frame's.
+TEST_F(FramePacerTest, AnotherThreadsRequestDuringTheDrawGetsAFrame) {
+  auto pacer = make();
+  const RedrawHandle handle = pacer->runtime().redraw_handle();
+  bool ask = false;
+  int shown = 0;
+  std::atomic<int> data{0};
+  auto widgets = [&] {
+    shown = data.load();
+    window("Value", [&] { ImGui::Text("value %d", shown); });
+    if (!std::exchange(ask, false)) return;
+    const Instant start = pacer->context().frame_start();
+    std::thread([&] {
+      data = 42;
+      EXPECT_TRUE(handle.at(start - 1ms).ok());
+    }).join();
+  };
+  (void)run(*pacer, 1s, widgets);
+  ASSERT_TRUE(pacer->runtime().request_redraw_after(10ms).ok());
+  ask = true;
+  (void)run(*pacer, 1s, widgets);
+  EXPECT_EQ(shown, 42) << "the worker's value reached the screen";
+}
+
+// Volatile scopes that overlap without nesting, ending in the order they began.
+TEST_F(FramePacerTest, OverlappingVolatileScopesEachMarkWhatTheyCovered) {
+  auto pacer = make_naming();
+  int frames = 0;
+  const auto drawn = run(*pacer, 5s, [&] {
+    ++frames;
+    window("Main", [&] {
+      ImGui::Text("still");
+      std::optional<Volatile> a, b;
+      a.emplace();
+      ImGui::Text("a %d", frames);
+      b.emplace();
+      a.reset();
+      ImGui::Text("b %d", frames);
+      b.reset();
+    });
+  });
+  EXPECT_LE(drawn.size(), 6u);
+  EXPECT_TRUE(named.empty()) << named.front().imgui_window << ": " << named.front().text;
 }
 
 TEST_F(FramePacerTest, ARedrawAskedForAtAnInstantComesExactlyThen) {

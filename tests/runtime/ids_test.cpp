@@ -108,5 +108,35 @@ TEST(IdsTest, AFreshCIdSkipsAnIdTheAppChoseFarAheadWhenTheCounterGetsThere) {
   EXPECT_EQ(cadence_runtime_destroy(rt), CADENCE_OK);
 }
 
+// Ids chosen 2^40 apart, over and over, walk the counter up; it stops short of 2^63, so that it
+// never wraps to 0 or to the reserved ids, and ids chosen above that are left to the caller.
+TEST(IdsTest, JumpsStopBelowTwoToThe63SoTheCounterNeverWraps) {
+  std::uint64_t next = TimerId::unique().value + 1;
+  while (next < detail::kHighestJump - detail::kNearIds) {
+    ASSERT_TRUE(detail::skip_timer_id(next + detail::kNearIds - 1));
+    next += detail::kNearIds;
+  }
+  EXPECT_TRUE(detail::skip_timer_id(detail::kHighestJump - 1));
+  EXPECT_FALSE(detail::skip_timer_id(detail::kHighestJump)) << "near, but at the ceiling";
+  EXPECT_FALSE(detail::skip_timer_id(UINT64_MAX));
+  const TimerId after = TimerId::unique();
+  EXPECT_EQ(after.value, detail::kHighestJump);
+  // Through the C API: fresh ids go on from there, valid, and skip what the app took.
+  cadence_runtime_options o;
+  cadence_runtime_options_init(&o);
+  o.clock = CADENCE_CLOCK_MANUAL;
+  cadence_runtime* rt = nullptr;
+  ASSERT_EQ(cadence_runtime_create(&o, &rt), CADENCE_OK);
+  const auto keep = [](void*, cadence_runtime*, const cadence_timer_info*) { return 0; };
+  ASSERT_EQ(cadence_timer_add(rt, after.value + 2, nullptr, keep, nullptr, nullptr, nullptr), CADENCE_OK);
+  ASSERT_EQ(cadence_timer_add(rt, UINT64_MAX, nullptr, keep, nullptr, nullptr, nullptr), CADENCE_OK);
+  std::uint64_t fresh[3] = {};
+  for (std::uint64_t& id : fresh) ASSERT_EQ(cadence_timer_add(rt, 0, nullptr, keep, nullptr, nullptr, &id), CADENCE_OK);
+  EXPECT_EQ(fresh[0], after.value + 1);
+  EXPECT_EQ(fresh[1], after.value + 3) << "the app's own id, after.value + 2, is skipped";
+  EXPECT_EQ(fresh[2], after.value + 4);
+  EXPECT_EQ(cadence_runtime_destroy(rt), CADENCE_OK);
+}
+
 }  // namespace
 }  // namespace cadence

@@ -97,6 +97,23 @@ TEST_F(RedrawRequestTest, ATimerCallbackAsksThroughItsContextForALaterFrame) {
   EXPECT_EQ(redrawn, std::vector<std::int64_t>{130});
 }
 
+// Two timers of one frame: one asks for a frame 500 ms on, the other for its own frame's
+// instant. The second gets the frame it runs in, and leaves the first one's request as it was.
+TEST_F(RedrawRequestTest, ACallbackAskingForItsOwnFrameLeavesALaterRequestOfThatFrame) {
+  for (const bool own_first : {false, true}) {
+    const Instant start = clock.now();
+    const auto later = [&](TimerCallbackInfo& info) { EXPECT_TRUE(info.context.request_redraw_at(info.frame_start + 500ms).ok()); };
+    const auto own = [&](TimerCallbackInfo& info) { EXPECT_TRUE(info.context.request_redraw_at(info.frame_start).ok()); };
+    ASSERT_TRUE(runtime.add_timer(TimerId::unique(), own_first ? Timer::once(100ms, own) : Timer::once(100ms, later)).ok());
+    ASSERT_TRUE(runtime.add_timer(TimerId::unique(), own_first ? Timer::once(100ms, later) : Timer::once(100ms, own)).ok());
+    std::vector<Duration> redrawn;
+    clock.run_until_idle([&] { return runtime.next_due(); }, [&](Instant now) {
+      if (runtime.poll(now).redraws_came > 0) redrawn.push_back(now - start);
+    });
+    EXPECT_EQ(redrawn, (std::vector<Duration>{100ms, 600ms})) << (own_first ? "own instant first" : "later first");
+  }
+}
+
 TEST(RedrawHandleTest, ManyRequestsFromAnotherThreadWakeTheLoopOnceAndItDrawsOnceAtTheSoonest) {
   ThreadLoop loop;
   RedrawHandle handle = loop.runtime().redraw_handle();
@@ -271,6 +288,34 @@ TEST(RedrawHandleDeathTest, WakersThatAskEachOthersRuntimeFromTwoThreadsAtOnceDo
         std::_Exit(wakes.load() == 2 * kRounds ? 0 : 1);  // each runtime woken once a round
       },
       ::testing::ExitedWithCode(0), "");
+}
+
+// A request made from inside a runtime's waker after its loop woke and looked again (the waker
+// thread was held up) calls that waker once more when it returns: the loop must not sleep past it.
+TEST(RedrawHandleTest, ARequestFromInsideAWakerAfterTheLoopLookedWakesItOnceMore) {
+  ManualClock clock;
+  WindowRuntime a(clock.source());
+  WindowRuntime b(clock.source());
+  const RedrawHandle to_a = a.redraw_handle();
+  const RedrawHandle to_b = b.redraw_handle();
+  std::atomic<int> a_calls{0};
+  std::atomic<bool> entered{false}, looked{false};
+  a.set_waker([&] {
+    if (++a_calls > 1) return;  // called once more: the loop's second wake-up
+    entered = true;
+    while (!looked.load()) std::this_thread::yield();  // held up until the loop has looked
+    (void)to_b.after(0ms);
+  });
+  b.set_waker([&] { (void)to_a.after(10min); });  // forwards to A, whose waker runs on this thread
+  ASSERT_EQ(a.next_wake(), std::nullopt);
+  ASSERT_EQ(b.next_wake(), std::nullopt);
+  std::thread worker([&] { (void)to_a.after(1h); });
+  while (!entered.load()) std::this_thread::yield();
+  EXPECT_EQ(a.next_wake(), 1h) << "the loop woke and looked: it would sleep for the hour";
+  looked = true;
+  worker.join();
+  EXPECT_EQ(a_calls.load(), 2) << "the 10 min request, made while the waker ran, woke the loop again";
+  EXPECT_EQ(a.next_wake(), 10min);
 }
 
 // set_waker() on the UI thread while the old waker runs on a worker's thread: the old one is

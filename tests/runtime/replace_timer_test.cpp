@@ -341,6 +341,33 @@ TEST_P(OwnSetTest, OwnerGroupCallsThroughAnOwnSetReachTheTimersTheFrameAdds) {
   EXPECT_TRUE(times("live").empty());
 }
 
+// ...but not one the own set gave to another widget meanwhile: x is the frame's new timer of
+// widget w, and the set replaces it with one of widget v before asking for w's timers.
+TEST_P(OwnSetTest, OwnerGroupCallsThroughAnOwnSetLeaveATimerItGaveToAnotherWidget) {
+  const WidgetId w{7};
+  const WidgetId v{8};
+  const TimerId x = TimerId::unique();
+  Result<std::size_t> removed = std::size_t{9};
+  Result<std::size_t> paused = std::size_t{9};
+  add(TimerId::unique(), Timer::once(10ms, [&](TimerCallbackInfo& info) {
+        ASSERT_TRUE(info.context.add_timer(x, once("w's", 10ms).with_owner(w)).ok());
+        ChangeSet mine;
+        CallbackContext own = runtime.context(mine);
+        ASSERT_TRUE(own.replace_timer(x, once("v's", 20ms).with_owner(v)).ok());
+        paused = own.pause_timers_of(w);
+        removed = own.remove_timers_of(w);
+        (void)runtime.apply(std::move(mine));
+      }));
+  frame(10);
+  ASSERT_TRUE(paused.ok() && removed.ok());
+  EXPECT_EQ(paused.value(), 0u) << "x is v's now";
+  EXPECT_EQ(removed.value(), 0u) << "x is v's now";
+  EXPECT_TRUE(last.failures.empty()) << last.failures[0].error.message;
+  run_until(100);
+  EXPECT_EQ(times("v's"), Times{30});
+  EXPECT_TRUE(times("w's").empty());
+}
+
 TEST_P(OwnSetTest, AnOwnSetReachesAThreadTheFrameStarts) {
   const ThreadId t = ThreadId::unique();
   Status stopped;

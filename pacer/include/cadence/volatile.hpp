@@ -26,8 +26,8 @@ namespace cadence {
 /// What it marks: everything drawn from the scope's start to its end into the ImGui windows of
 /// the frame: the current one (in any table cell or column), one begun earlier in the frame
 /// that a Begin() inside the scope appends to, and all of every ImGui window first begun inside
-/// the scope (a child window, a popup, a tooltip). Scopes may nest. It adds nothing to the
-/// draw data.
+/// the scope (a child window, a popup, a tooltip). Scopes may nest, or overlap and end in any
+/// order. It adds nothing to the draw data.
 /// Thread: the ImGui context's; not checked.
 /// Where: an ImGui frame of a paced context; elsewhere, or ended in another frame, it marks nothing.
 /// Errors: none.
@@ -43,7 +43,8 @@ class CADENCE_PACER_API Volatile {
   ImGuiContext* context_ = nullptr;  // the ImGui context of the frame the scope began in, if paced
   int frame_ = 0;                    // that frame's number (ImGui's FrameCount)
   int windows_begun_ = 0;            // ImGui windows begun in the frame when the scope began
-  std::size_t first_start_ = 0;      // where its lists' counts start on the pacer's stack of them
+  std::size_t first_start_ = 0;      // where its lists' vertex counts start in the pacer's list of them
+  std::size_t starts_ = 0;           // how many it has there
 };
 
 }  // namespace cadence

@@ -16,9 +16,10 @@
  *   are made after it. A pointer that was never a handle of that kind cannot be detected
  *   (undefined behaviour, as in any C API).
  * - Thread: the thread that made the handle (its UI thread); from any other:
- *   CADENCE_E_WRONG_THREAD. Windows and loops all live on one thread, the first whose
+ *   CADENCE_E_WRONG_THREAD. A process's windows all live on one thread, the first whose
  *   cadence_window_create succeeded (GLFW and SDL have one window system per process; a refused
- *   creation or a loop claims no thread). Workers use their cadence_worker only.
+ *   creation, or a loop, claims no thread). A loop runs windows of its own thread only: one made
+ *   on another thread runs none. Workers use their cadence_worker only.
  * - Callbacks: each takes the `void* user` it was given. Its `destroy` (may be NULL) runs
  *   exactly once, when cadence is done with the callback: after its last call, at once when the
  *   call that took it fails, or when its runtime is destroyed. Callbacks run on the UI thread

@@ -104,8 +104,9 @@ class CADENCE_RUNTIME_API Controls {
   /// first frame whose start reaches it reports a redraw (ApplyReport::redraws_came). Requests
   /// coalesce to the soonest. A callback that asks for its own frame's instant (or an earlier
   /// one) gets that frame, not another: a timer callback, a write-back, and a window's draw code,
-  /// whose frame is the one it draws (WindowRuntime::frame_drawn). Later by a nanosecond, it is
-  /// the next frame. The end of the timeline counts as one nanosecond before it.
+  /// whose frame is the one it draws (WindowRuntime::set_drawing); other requests stay as they
+  /// were. Later by a nanosecond, it is the next frame. The end of the timeline counts as one
+  /// nanosecond before it.
   /// Where: at once, anywhere. Errors: clock_mismatch (another clock's instant; no change);
   /// wrong_thread, closed (off the UI thread use WindowRuntime::redraw_handle()).
   /// Cost: O(1); allocates only an error's message.

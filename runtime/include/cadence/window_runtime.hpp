@@ -196,12 +196,13 @@ class CADENCE_RUNTIME_API WindowRuntime : public Controls {
   ApplyReport poll(Instant frame_start);
 
   /// For a loop that draws after a frame's callbacks ran (ImGui's draw code runs after poll()):
-  /// the frame that started at `frame_start` has been drawn, so a redraw asked for at or before
-  /// that instant (by the draw code itself) is served by it and forgotten; true when there was
-  /// one. A `frame_start` later than now counts as now. FramePacer, and so every window, calls it.
-  /// Errors: none (false off the UI thread, while destroyed, for another clock's instant).
-  /// Cost: O(1).
-  bool frame_drawn(Instant frame_start);
+  /// from set_drawing(frame_start) to set_drawing(nullopt), a redraw the UI thread asks for at
+  /// or before `frame_start` is the frame being drawn, as for a timer callback (controls.hpp),
+  /// and leaves every other request as it was. A `frame_start` later than now counts as now.
+  /// FramePacer, and so every window, calls it around the app's draw code.
+  /// Errors: none (no change off the UI thread or while destroyed; another clock's instant ends
+  /// the drawing). Cost: O(1).
+  void set_drawing(std::optional<Instant> frame_start);
 
   /// How long the loop may sleep from `now`: nullopt when nothing is scheduled (a worker's post
   /// wakes the loop through the waker), zero when something is due or worker messages wait.
