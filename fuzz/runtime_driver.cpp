@@ -86,10 +86,11 @@ struct World {
   bool asked_unknown = false;    // a frame by hand ran: `asked` may no longer say what waits
   // Requests that may or may not wait. A frame that takes a redraw empties the runtime's slot,
   // and the bookkeeping cannot tell which requests of that frame came after the take: a
-  // callback's for a later instant, and a destructor's for any (request_redraw_at promises the
-  // frame only to callbacks). Each explains at most one redraw, and the first redraw ends them
+  // callback's for a later instant, and a destructor's for any (one for the frame's instant or
+  // earlier may be the frame's). Each explains at most one redraw, and the first redraw ends them
   // all (they coalesced into what it took, or came after it: the slot holds one).
   std::vector<Instant> undecided;  // such requests of the frames in progress
+  bool served = false;             // a callback of the frame in progress asked for its instant
   std::vector<Instant> maybe;      // such requests that no frame has ruled out yet
   Instant polling_at;              // the instant of the outermost frame in progress
   int polling = 0;               // frames in progress (destructors nest them)
@@ -378,14 +379,23 @@ void World::act(Where where, CallbackContext* ctx, const std::shared_ptr<Instanc
         if (accepted && !asked_unknown) {
           // The end of the timeline counts as one nanosecond before it (request_redraw_at).
           const Instant counted = std::min(at, Instant::max_for(at.kind()) - Duration{1});
-          if (!asked || counted < *asked) asked = counted;
-          if (polling > 0 && (where == Where::destructor || counted > polling_at)) undecided.push_back(counted);
-          const std::optional<Instant> due = r.next_due();
-          // Never later than the redraw asked for, or than now for one asked for in the past. In
-          // a frame, its takes may have taken the earlier ones already: this one waits for sure.
-          const Instant bound = polling > 0 ? counted : *asked;
-          check(due.has_value() && *due <= later_of(bound, clock.now()), "next_due() is never later than a redraw asked for",
-                "asked for at " + ns(bound) + ", now " + ns(clock.now()) + ", next due " + (due ? ns(*due) : "none"));
+          // A callback that asks for its frame's instant or an earlier one gets that frame, and
+          // its request waits nowhere; a destructor's in a frame may be the frame's too.
+          const bool the_frames = polling > 0 && counted <= polling_at;
+          if (the_frames && where != Where::destructor) {
+            served = true;
+            break;
+          }
+          if (!the_frames && (!asked || counted < *asked)) asked = counted;
+          if (polling > 0) undecided.push_back(counted);
+          if (!the_frames) {
+            const std::optional<Instant> due = r.next_due();
+            // Never later than the redraw asked for, or than now for one asked for in the past.
+            // In a frame, its take may have taken the earlier ones already: this one waits.
+            const Instant bound = polling > 0 ? counted : *asked;
+            check(due.has_value() && *due <= later_of(bound, clock.now()), "next_due() is never later than a redraw asked for",
+                  "asked for at " + ns(bound) + ", now " + ns(clock.now()) + ", next due " + (due ? ns(*due) : "none"));
+          }
         }
       }
       break;
@@ -419,6 +429,7 @@ void World::frame() {
   const ApplyReport report = rt->poll(now);
   --polling;
   const std::vector<Instant> undecided_here = polling == 0 ? std::exchange(undecided, {}) : std::vector<Instant>{};
+  const bool served_here = polling == 0 && std::exchange(served, false);
   trace("frame done: applied %zu, %zu failures, %zu redraws\n", report.applied, report.failures.size(),
         static_cast<std::size_t>(report.redraws_came));
   // The frame ran: not refused inside another call (from inside a frame its refusals are handed
@@ -428,6 +439,7 @@ void World::frame() {
     if (f.error.code == Errc::reentrant_call || f.error.code == Errc::closed || f.error.code == Errc::wrong_thread) ran = false;
   }
   if (ran) last_frame = frame_at;
+  if (ran && served_here) check(report.redraws_came == 1, "a callback asking for its own frame's instant gets that frame");
   if (ran && !asked_unknown && asked_before && *asked_before <= now) {
     check(report.redraws_came == 1, "a redraw asked for by now comes in this frame",
           "asked for at " + std::to_string(asked_before->since_origin().count()) + " ns, frame at " +
@@ -436,7 +448,7 @@ void World::frame() {
   if (report.redraws_came > 0) {
     // Asked for before the frame, or by one of its callbacks (for its instant: taken with it,
     // with what coalesced into it).
-    check(asked_unknown || asked_before.has_value() || asked.has_value() || !maybe_before.empty(),
+    check(asked_unknown || asked_before.has_value() || asked.has_value() || !maybe_before.empty() || served_here,
           "a redraw comes only when one was asked for");
     // The slot was emptied: what this frame's calls asked for after the take may wait.
     asked.reset();

@@ -146,7 +146,8 @@ struct WindowRuntime::Impl {
   bool served = false;  // such a request came while `serving` was set
   /// A redraw asked for on the UI thread (Controls): the serving frame's, or a request.
   Status ask_redraw(Instant at) {
-    if (serving && at.kind() == serving->kind() && at <= *serving) {
+    // The end of the timeline counts as one nanosecond before it, as for a request that waits.
+    if (serving && at.kind() == serving->kind() && std::min(at, Instant::max_for(at.kind()) - Duration{1}) <= *serving) {
       served = true;
       return {};
     }
