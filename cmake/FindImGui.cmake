@@ -9,11 +9,50 @@
 # - otherwise Debian's libimgui-dev through pkg-config (imgui.pc, which has the backends built in).
 #
 # Sets ImGui_FOUND, ImGui_VERSION ("1.92.9b"), ImGui_VERSION_NUM (19291) and ImGui_SOURCE_TREE.
-# A source tree that is not an ImGui tree, or an ImGui older than the oldest cadence supports,
-# stops the configure with a message that names the directory and what is missing.
+# A source tree that is not an ImGui tree stops the configure with a message that names the
+# directory and what is missing; an ImGui outside the supported range (either way), with one
+# that names the version found and the range.
 
 set(CADENCE_IMGUI_DIR "" CACHE PATH "An ImGui source tree to build against instead of Debian's libimgui-dev")
-set(_cadence_imgui_oldest 18600)  # 1.86
+# The supported range, as pacer/include/cadence/imgui_features.hpp states it (one place).
+file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../pacer/include/cadence/imgui_features.hpp" _range
+     REGEX "^#define CADENCE_IMGUI_(OLDEST|NEWEST)_NUM [0-9]+")
+string(REGEX REPLACE ".*OLDEST_NUM ([0-9]+).*" "\\1" _cadence_imgui_oldest "${_range}")
+string(REGEX REPLACE ".*NEWEST_NUM ([0-9]+).*" "\\1" _cadence_imgui_newest "${_range}")
+
+# Stops the configure when ImGui `text` (IMGUI_VERSION_NUM `num`, found at `where`) is outside
+# the range, naming both and the way out.
+# Stops the configure when the ImGui found at `where` (headers in the include dirs after it, and
+# the compile flags) cannot serve cadence: compiled out by IMGUI_DISABLE, or without
+# ImGui::ShowDemoWindow (IMGUI_DISABLE_DEMO_WINDOWS) while the demo or the tests are built.
+function(_cadence_imgui_check_config where)
+  include(CheckCXXSourceCompiles)
+  set(CMAKE_REQUIRED_INCLUDES ${ARGN})
+  set(CMAKE_REQUIRED_QUIET ON)
+  foreach(_define IMGUI_DISABLE IMGUI_DISABLE_DEMO_WINDOWS)
+    unset(_cadence_imgui_without_${_define} CACHE)
+    check_cxx_source_compiles("#include <imgui.h>\n#ifndef ${_define}\n#error not set\n#endif\nint main() { return 0; }"
+                              _cadence_imgui_without_${_define})
+  endforeach()
+  if(_cadence_imgui_without_IMGUI_DISABLE)
+    message(FATAL_ERROR "${where}: Dear ImGui is compiled out there (IMGUI_DISABLE, from its imconfig.h or the compile "
+                        "flags), and cadence's ImGui libraries need it: drop the define, or build without them "
+                        "(-DCADENCE_BUILD_PACER=OFF)")
+  endif()
+  if(_cadence_imgui_without_IMGUI_DISABLE_DEMO_WINDOWS AND (CADENCE_BUILD_DEMO OR CADENCE_BUILD_TESTS))
+    message(FATAL_ERROR "${where}: IMGUI_DISABLE_DEMO_WINDOWS takes out ImGui::ShowDemoWindow, which cadence's demo "
+                        "and tests draw: build without them (-DCADENCE_BUILD_DEMO=OFF -DCADENCE_BUILD_TESTS=OFF), "
+                        "or drop the define")
+  endif()
+endfunction()
+
+function(_cadence_imgui_check_range num text where)
+  if(num LESS _cadence_imgui_oldest OR num GREATER _cadence_imgui_newest)
+    message(FATAL_ERROR "${where}: Dear ImGui ${text} (IMGUI_VERSION_NUM ${num}) is outside the range cadence supports, "
+                        "1.86 to 1.92.x (${_cadence_imgui_oldest} to ${_cadence_imgui_newest}): use an ImGui in it "
+                        "(CADENCE_IMGUI_DIR=<tree>), or build without the ImGui libraries (-DCADENCE_BUILD_PACER=OFF)")
+  endif()
+endfunction()
 
 function(_cadence_imgui_version header out_num out_text)
   file(STRINGS "${header}" _num REGEX "^#define[ \t]+IMGUI_VERSION_NUM[ \t]+[0-9]+")
@@ -50,10 +89,8 @@ if(CADENCE_IMGUI_DIR)
     message(FATAL_ERROR "CADENCE_IMGUI_DIR=${CADENCE_IMGUI_DIR}: ${_dir}/imgui.h has no IMGUI_VERSION_NUM; "
                         "is it Dear ImGui's?")
   endif()
-  if(ImGui_VERSION_NUM LESS _cadence_imgui_oldest)
-    message(FATAL_ERROR "CADENCE_IMGUI_DIR=${CADENCE_IMGUI_DIR}: ImGui ${ImGui_VERSION} (${ImGui_VERSION_NUM}) "
-                        "is older than 1.86, the oldest cadence supports")
-  endif()
+  _cadence_imgui_check_range("${ImGui_VERSION_NUM}" "${ImGui_VERSION}" "CADENCE_IMGUI_DIR=${CADENCE_IMGUI_DIR}")
+  _cadence_imgui_check_config("CADENCE_IMGUI_DIR=${CADENCE_IMGUI_DIR}" "${_dir}")
   if(NOT TARGET cadence_imgui)
     find_package(glfw3 REQUIRED)
     find_package(OpenGL REQUIRED)
@@ -82,6 +119,8 @@ else()
     find_file(_cadence_imgui_header imgui.h PATHS ${IMGUI_INCLUDE_DIRS} NO_DEFAULT_PATH)
     if(_cadence_imgui_header)
       _cadence_imgui_version("${_cadence_imgui_header}" ImGui_VERSION_NUM ImGui_VERSION)
+      _cadence_imgui_check_range("${ImGui_VERSION_NUM}" "${ImGui_VERSION}" "imgui.pc (${_cadence_imgui_header})")
+      _cadence_imgui_check_config("imgui.pc (${_cadence_imgui_header})" ${IMGUI_INCLUDE_DIRS})
     endif()
     set(ImGui_TARGET PkgConfig::IMGUI)
     # libimgui.a is a C++ archive: a program linked as C (the C API's users) needs the C++
@@ -93,3 +132,25 @@ else()
     set(ImGui_FOUND OFF)
   endif()
 endif()
+
+# For a library that draws with one of ImGui's backends: stops the configure when the ImGui from
+# imgui.pc does not hold it (a source tree's backends are checked file by file above). `source`
+# includes the backend's header and calls it; `libs` are what the backend itself links to. `part`
+# names the library, and `off` the option that leaves it out.
+function(cadence_imgui_require_backend what part off source)
+  if(ImGui_SOURCE_TREE)
+    return()
+  endif()
+  include(CheckCXXSourceCompiles)
+  set(CMAKE_REQUIRED_LIBRARIES ${ImGui_TARGET} ${ARGN} ${IMGUI_LINK_LIBRARIES} ${ARGN})  # static: what it needs after it
+  set(CMAKE_REQUIRED_INCLUDES "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../pacer/include")
+  set(CMAKE_REQUIRED_QUIET ON)
+  string(MAKE_C_IDENTIFIER "_cadence_imgui_has_${what}" _has)
+  unset(${_has} CACHE)
+  check_cxx_source_compiles("${source}" ${_has})
+  if(NOT ${_has})
+    message(FATAL_ERROR "Dear ImGui from imgui.pc (${IMGUI_LINK_LIBRARIES}) has no ${what} backend, which ${part} "
+                        "draws with: install an ImGui built with it (Debian's libimgui-dev has it), or leave "
+                        "${part} out (${off})")
+  endif()
+endfunction()

@@ -5,12 +5,13 @@
 #include <cmath>
 #include <cstring>
 
+#include "cadence/imgui_features.hpp"
+
 namespace cadence::detail {
 namespace {
 
 const ImDrawList* find_list(const ImDrawData& data, const std::string& owner) {
-  for (int l = 0; l < data.CmdListsCount; ++l) {
-    const ImDrawList* list = data.CmdLists[l];
+  for (const ImDrawList* list : draw_lists(data)) {
     if (list->_OwnerName != nullptr && owner == list->_OwnerName) return list;
   }
   return nullptr;

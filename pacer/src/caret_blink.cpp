@@ -1,4 +1,4 @@
-#include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
+#include "cadence/imgui_features.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
 #include "caret_blink.hpp"

@@ -1,6 +1,6 @@
 #include "context_claim.hpp"
 
-#include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
+#include "cadence/imgui_features.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
 #include <algorithm>

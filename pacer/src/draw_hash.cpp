@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "imgui_version.hpp"
+#include "cadence/imgui_features.hpp"
 
 namespace cadence::detail {
 namespace {
@@ -35,8 +35,10 @@ struct Hasher {
 };
 
 bool same_state(const ImDrawCmd& a, const ImDrawCmd& b) {
-#if IMGUI_VERSION_NUM >= 19200
-  return std::memcmp(&a.ClipRect, &b.ClipRect, sizeof a.ClipRect) == 0 && a.TexRef == b.TexRef;
+#if CADENCE_IMGUI_TEXTURES
+  // Field by field: ImTextureRef has no operator== before a later 1.92.x.
+  return std::memcmp(&a.ClipRect, &b.ClipRect, sizeof a.ClipRect) == 0 && a.TexRef._TexData == b.TexRef._TexData &&
+         a.TexRef._TexID == b.TexRef._TexID;
 #else
   return std::memcmp(&a.ClipRect, &b.ClipRect, sizeof a.ClipRect) == 0 && a.GetTexID() == b.GetTexID();
 #endif
@@ -44,7 +46,7 @@ bool same_state(const ImDrawCmd& a, const ImDrawCmd& b) {
 
 void hash_state(Hasher& h, const ImDrawCmd& cmd) {
   h.value(cmd.ClipRect);
-#if IMGUI_VERSION_NUM >= 19200
+#if CADENCE_IMGUI_TEXTURES
   // Which texture, not its backend id: that exists only once the texture is uploaded.
   h.value(cmd.TexRef._TexData);
   h.value(cmd.TexRef._TexID);
@@ -112,8 +114,7 @@ std::uint64_t draw_data_hash(const ImDrawData* data, const VolatileMarks& marks,
   frame.value(data->DisplayPos);
   frame.value(data->DisplaySize);
   frame.value(data->FramebufferScale);
-  for (int l = 0; l < data->CmdListsCount; ++l) {
-    const ImDrawList* list = data->CmdLists[l];
+  for (const ImDrawList* list : draw_lists(*data)) {
     const VolatileMarks::List* marked = marks.find(list);
     if (marked != nullptr && marked->whole) continue;
     Hasher h;
@@ -121,7 +122,7 @@ std::uint64_t draw_data_hash(const ImDrawData* data, const VolatileMarks& marks,
     lists.push_back(ListHash{list->_OwnerName, h.h});
     frame.word(h.h);
   }
-#if IMGUI_VERSION_NUM >= 19200
+#if CADENCE_IMGUI_TEXTURES
   // A texture update (new glyphs rasterised) changes pixels without changing the vertices:
   // hash what is pending, so that a frame with an update differs from the frames around it
   // and a pending update that stays (nothing rendered it) does not look new in every frame.

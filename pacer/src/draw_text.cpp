@@ -9,13 +9,42 @@
 #include <utility>
 
 #include "draw_hash.hpp"
-#include "imgui_version.hpp"
+#include "cadence/imgui_features.hpp"  // before imgui_internal.h: the versions whose internals this reads
+#include <imgui_internal.h>  // 1.92: the atlas builder's baked fonts
 
 namespace cadence::detail {
 namespace {
 
 std::uint64_t uv_key(ImVec2 uv) {
   return (std::uint64_t{std::bit_cast<std::uint32_t>(uv.x)} << 32) | std::bit_cast<std::uint32_t>(uv.y);
+}
+
+/// The glyph each top-left texture coordinate of the atlas starts, with its box in font units:
+/// a font's glyphs (before 1.92), or those of every size baked so far (1.92 bakes on demand).
+std::unordered_map<std::uint64_t, const ImFontGlyph*> glyphs_by_uv(const ImFontAtlas& atlas) {
+  std::unordered_map<std::uint64_t, const ImFontGlyph*> by_uv;
+  const auto add = [&](const ImVector<ImFontGlyph>& glyphs) {
+    for (const ImFontGlyph& g : glyphs) {
+      if (g.Visible) by_uv.emplace(uv_key(ImVec2(g.U0, g.V0)), &g);
+    }
+  };
+#if CADENCE_IMGUI_TEXTURES
+  if (atlas.Builder != nullptr) {
+    for (int b = 0; b < atlas.Builder->BakedPool.Size; ++b) add(atlas.Builder->BakedPool[b].Glyphs);
+  }
+#else
+  for (const ImFont* font : atlas.Fonts) add(font->Glyphs);
+#endif
+  return by_uv;
+}
+
+/// Whether `cmd` draws with the atlas' texture.
+bool uses_atlas(const ImDrawCmd& cmd, const ImFontAtlas& atlas) {
+#if CADENCE_IMGUI_TEXTURES
+  return cmd.TexRef._TexData != nullptr && cmd.TexRef._TexData == atlas.TexData;
+#else
+  return cmd.GetTexID() == atlas.TexID;
+#endif
 }
 
 void append_utf8(std::string& out, unsigned c) {
@@ -46,16 +75,9 @@ struct Glyph {
 
 std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& atlas, const VolatileMarks::List* marks) {
   std::vector<Glyph> glyphs;
-#if IMGUI_VERSION_NUM < 19200
-  // The glyph each top-left texture coordinate starts, with its box in font units.
-  std::unordered_map<std::uint64_t, const ImFontGlyph*> by_uv;
-  for (const ImFont* font : atlas.Fonts) {
-    for (const ImFontGlyph& g : font->Glyphs) {
-      if (g.Visible) by_uv.emplace(uv_key(ImVec2(g.U0, g.V0)), &g);
-    }
-  }
+  const std::unordered_map<std::uint64_t, const ImFontGlyph*> by_uv = glyphs_by_uv(atlas);
   for (const ImDrawCmd& cmd : list.CmdBuffer) {
-    if (cmd.UserCallback != nullptr || cmd.GetTexID() != atlas.TexID) continue;
+    if (cmd.UserCallback != nullptr || !uses_atlas(cmd, atlas)) continue;
     const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
     const ImDrawVert* vtx = list.VtxBuffer.Data + cmd.VtxOffset;
     for (unsigned i = 0; i + 6 <= cmd.ElemCount;) {
@@ -81,11 +103,6 @@ std::vector<TextLine> draw_list_text(const ImDrawList& list, const ImFontAtlas& 
                              bottom_right.pos.y - top_left.pos.y, g.Codepoint});
     }
   }
-#else
-  (void)list;
-  (void)atlas;
-  (void)marks;
-#endif
   // Lines by the top of their glyphs' line box (to half a pixel), then left to right.
   std::map<long, std::vector<Glyph>> lines;
   for (const Glyph& g : glyphs) lines[std::lround(g.line_top * 2)].push_back(g);

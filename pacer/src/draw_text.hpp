@@ -1,7 +1,7 @@
 // The text an ImGui draw list shows, read back from its vertices: each glyph is a quad whose
 // texture coordinates name one glyph of the font atlas. Used to say which text keeps a window
-// awake; never on the per-frame path. Private to cadence::pacer (ImGui 1.86's font layout; with
-// 1.92's baked fonts it finds no text, and the window is named alone).
+// awake; never on the per-frame path. Private to cadence::pacer; reads the glyphs of the atlas
+// (1.92: of every font size baked so far, from imgui_internal.h).
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 #include "imgui_frames.hpp"
 
-#include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
+#include "cadence/imgui_features.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
 #include <cfloat>
@@ -12,6 +12,23 @@ bool imgui_frame_open(const ImGuiContext& context) { return context.WithinFrameS
 bool imgui_needs_next_frame() {
   ImGuiContext& g = *ImGui::GetCurrentContext();
   if (g.NavWindowingTarget != nullptr) return true;  // its highlight and list appear after delays
+  // Keyboard or gamepad navigation in progress: a move scores the items of one frame and lands
+  // in the next (or is forwarded to it); an init request or an activation also waits for it.
+  if (g.NavMoveSubmitted || g.NavMoveScoringItems || g.NavMoveForwardToNextFrame || g.NavInitRequest ||
+      g.NavNextActivateId != 0) {
+    return true;
+  }
+#if CADENCE_IMGUI_TEXTURES
+  // A texture the renderer has still to create, update or destroy: it does so over the next
+  // frames (a texture to destroy waits for one in which it was unused). Only with a renderer
+  // that takes the requests; without one ImGui builds its atlas the old way.
+  const ImDrawData* data = ImGui::GetDrawData();
+  if ((g.IO.BackendFlags & ImGuiBackendFlags_RendererHasTextures) != 0 && data != nullptr && data->Textures != nullptr) {
+    for (const ImTextureData* tex : *data->Textures) {
+      if (tex->Status != ImTextureStatus_OK && tex->Status != ImTextureStatus_Destroyed) return true;
+    }
+  }
+#endif
   for (ImGuiWindow* window : g.Windows) {
     if (!window->Active && !window->WasActive) continue;
     if (window->AutoFitFramesX > 0 || window->AutoFitFramesY > 0) return true;
@@ -30,7 +47,7 @@ bool imgui_needs_next_frame() {
 }
 
 bool imgui_input_pending() {
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
   return !ImGui::GetCurrentContext()->InputEventsQueue.empty();
 #else
   return false;

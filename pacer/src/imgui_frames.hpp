@@ -1,7 +1,8 @@
 // Whether Dear ImGui needs the next frame drawn whatever the last one showed: a window is
 // hidden for its first frame (it measures itself) or still fitting its size, Ctrl+Tab window
-// switching is up, or (1.87+) input events wait in ImGui's queue, which trickles some of them
-// over several frames. Private to cadence::pacer; reads imgui_internal.h (version-checked).
+// switching is up, a navigation move or activation lands in the next frame, (1.92) a texture
+// waits for the renderer to create, update or destroy it, or (1.87+) input events wait in
+// ImGui's queue, which trickles some of them over several frames. Private to cadence::pacer; reads imgui_internal.h (version-checked).
 #pragma once
 
 struct ImGuiContext;
@@ -13,7 +14,8 @@ namespace cadence::detail {
 bool imgui_frame_open(const ImGuiContext& context);
 
 /// After a rendered frame of the current ImGui context: a window of it is hidden or fitting
-/// itself, or window switching shows. The next frame is due at the frame interval. O(windows).
+/// itself, window switching shows, navigation is under way, or a texture request waits. The
+/// next frame is due at the frame interval. O(windows + textures).
 bool imgui_needs_next_frame();
 
 /// After a rendered frame: input events still queued for the next frame (always false for 1.86,

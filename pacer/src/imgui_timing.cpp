@@ -1,6 +1,6 @@
 #include "imgui_timing.hpp"
 
-#include "imgui_version.hpp"  // before imgui_internal.h: the versions whose internals this reads
+#include "cadence/imgui_features.hpp"  // before imgui_internal.h: the versions whose internals this reads
 #include <imgui_internal.h>
 
 #include <algorithm>
@@ -13,9 +13,8 @@ namespace {
 // imgui_widgets.cpp): 0.70 s in 1.86 and 1.92.
 constexpr float kDragDropHoldToOpen = 0.70f;
 
-// A held mouse button repeats (IsMouseClicked with repeat) at half io.KeyRepeatRate in 1.86, at
-// the full rate in 1.92.
-constexpr float kMouseRepeatRateScale = IMGUI_VERSION_NUM < 19000 ? 0.5f : 1.0f;
+// A held mouse button repeats (IsMouseClicked with repeat) at io.KeyRepeatRate, at half of it before 1.88.
+constexpr float kMouseRepeatRateScale = CADENCE_IMGUI_MOUSE_REPEATS_AT_KEY_RATE ? 1.0f : 0.5f;
 
 void keep_sooner(std::optional<double>& best, std::optional<double> candidate) {
   if (candidate && (!best || *candidate < *best)) best = candidate;
@@ -51,16 +50,29 @@ ImGuiTiming imgui_timing() {
                     repeat_after(io.MouseDownDuration[b], io.KeyRepeatDelay, io.KeyRepeatRate * kMouseRepeatRateScale));
       }
     }
-#if IMGUI_VERSION_NUM >= 18700
+    // A held key repeats at io.KeyRepeatDelay and Rate; with keyboard navigation, ImGui also
+    // moves the focus (and presses a repeating button held with Space) on a faster schedule,
+    // and an active slider or drag tweaks faster still: the same factors from 1.86 to 1.92
+    // (ImGuiInputFlags_RepeatRateNavMove and NavTweak; ImGuiInputReadMode_Repeat and
+    // RepeatFast in 1.86), in float as ImGui computes them.
+    const bool nav = (io.ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) != 0;
+    const auto held = [&](float t) {
+      keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay, io.KeyRepeatRate));
+      if (!nav) return;
+      keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay * 0.72f, io.KeyRepeatRate * 0.80f));
+      if (g.ActiveId != 0) keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay * 0.72f, io.KeyRepeatRate * 0.30f));
+    };
+#if CADENCE_IMGUI_INPUT_EVENTS
     for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_NamedKey_END; ++k) {
       const auto key = static_cast<ImGuiKey>(k);
-      if (ImGui::IsMouseKey(key) || ImGui::IsLRModKey(key)) continue;  // buttons: above; modifiers do not repeat
-      const ImGuiKeyData& data = io.KeysData[k - ImGuiKey_NamedKey_BEGIN];
-      if (data.Down) keep_sooner(out.repeat_in, repeat_after(data.DownDuration, io.KeyRepeatDelay, io.KeyRepeatRate));
+      const bool modifier = key >= ImGuiKey_LeftCtrl && key <= ImGuiKey_RightSuper;  // ImGui::IsLRModKey, which 1.90 lacks
+      if (ImGui::IsMouseKey(key) || modifier) continue;  // buttons: above; modifiers do not repeat
+      const ImGuiKeyData& data = *ImGui::GetKeyData(key);  // io.KeysData is indexed by version and imconfig
+      if (data.Down) held(data.DownDuration);
     }
 #else
     for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k) {
-      if (io.KeysDown[k]) keep_sooner(out.repeat_in, repeat_after(io.KeysDownDuration[k], io.KeyRepeatDelay, io.KeyRepeatRate));
+      if (io.KeysDown[k]) held(io.KeysDownDuration[k]);
     }
 #endif
   }
@@ -68,7 +80,7 @@ ImGuiTiming imgui_timing() {
   if (g.DragDropActive && g.HoveredId != 0 && g.HoveredIdTimer < kDragDropHoldToOpen) {
     keep_sooner(out.delay_in, static_cast<double>(kDragDropHoldToOpen - g.HoveredIdTimer));
   }
-#if IMGUI_VERSION_NUM >= 19000
+#if CADENCE_IMGUI_HOVER_DELAYS
   // An item hovered with a delay (tooltips of 1.92): its delays, and the pointer keeping still.
   if (g.HoverItemDelayId != 0) {
     for (const float delay : {g.Style.HoverDelayShort, g.Style.HoverDelayNormal}) {

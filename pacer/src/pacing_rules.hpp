@@ -115,8 +115,9 @@ std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool 
   // A settle frame less than a frame interval before ImGui's instant is left to that instant's
   // frame, which settles too: a button repeating faster than every other frame (ImGui 1.86's
   // held "+", every 25 ms) costs one frame per repeat, not two. Not after a frame drawn for
-  // input: what the input changed shows in the frame after it, on time.
-  if (s.settle_at && !f.for_input && at <= *s.settle_at + frame_interval) s.settle_at.reset();
+  // input: what the input changed shows in the frame after it, on time; nor when ImGui needs
+  // that frame (a navigation move lands in it), as drawing every frame would show it then.
+  if (s.settle_at && !f.for_input && !f.needs_next && at <= *s.settle_at + frame_interval) s.settle_at.reset();
   return at;
 }
 

@@ -1,4 +1,4 @@
-#include "imgui_version.hpp"
+#include "cadence/imgui_features.hpp"
 
 #include <cmath>
 
@@ -16,7 +16,7 @@ constexpr double kRest = 0.05;
 // Adds wheel motion, in notches (positive up and right), the way this ImGui takes it.
 void feed_wheel(ImGuiIO& io, float dx, float dy) {
   if (dx == 0 && dy == 0) return;
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
   io.AddMouseWheelEvent(dx, dy);
 #else
   io.MouseWheelH += dx;

@@ -194,6 +194,14 @@ TEST(PacingRulesTest, ASettleFrameAtOrAfterTheInstantSeesItAndOneJustBeforeIsLef
   f.for_input = true;
   ASSERT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after));
   EXPECT_EQ(s.settle_at, kT0 + kInterval);
+  // Nor when ImGui needs that frame (a navigation move lands in it), as drawing every frame
+  // shows it there, before the next repeat.
+  s = rested();
+  f = frame(false);
+  f.needs_next = true;
+  f.timing.repeat_in = 0.020;
+  ASSERT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after));
+  EXPECT_EQ(s.settle_at, kT0 + kInterval);
 }
 
 TEST(PacingRulesTest, InputStillQueuedInImGuiAsksForTheNextFrameAtOnce) {

@@ -5,9 +5,11 @@
 
 #include <SDL.h>
 #include <backends/imgui_impl_opengl3.h>
-#include <backends/imgui_impl_sdl.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
+
+#include "cadence/imgui_features.hpp"
+#include CADENCE_IMGUI_IMPL_SDL2
 
 #include <memory>
 #include <thread>

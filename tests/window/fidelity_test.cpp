@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "cadence/imgui_features.hpp"
+
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
@@ -69,7 +71,7 @@ struct ProbeApp {
     }
     ImGui::InputInt("##count", &counter);
     mark("count");
-#if IMGUI_VERSION_NUM >= 19000
+#if CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG
     ImGui::PushItemFlag(ImGuiItemFlags_ButtonRepeat, true);
 #else
     ImGui::PushButtonRepeat(true);
@@ -78,7 +80,7 @@ struct ProbeApp {
     ImGui::SameLine();
     if (ImGui::ArrowButton("##right", ImGuiDir_Right)) ++arrows;
     mark("right");
-#if IMGUI_VERSION_NUM >= 19000
+#if CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG
     ImGui::PopItemFlag();
 #else
     ImGui::PopButtonRepeat();
@@ -291,8 +293,8 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   const Frames held = s.checkpoint(at(16ms * 32), "\"+\" held 1 s", "count");
   const auto repeats = static_cast<std::uint64_t>(s.live_app().counter - before_second_half);
   // One frame per repeat; where a repeat comes more than two frame intervals after the one
-  // before (ImGui 1.92: every 50 ms), its settle frame too.
-  EXPECT_LE(held.live, (IMGUI_VERSION_NUM < 19000 ? 1 : 2) * repeats + 1) << repeats << " repeats";
+  // before (from ImGui 1.88: every 50 ms), its settle frame too.
+  EXPECT_LE(held.live, (CADENCE_IMGUI_MOUSE_REPEATS_AT_KEY_RATE ? 2 : 1) * repeats + 1) << repeats << " repeats";
   EXPECT_GT(s.live_app().counter, 133) << "the held \"+\" repeats";
   EXPECT_EQ(s.live_app().counter, s.every_app().counter);
   s.input_at(at(16ms * 4), release);
@@ -497,6 +499,81 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
               100.0 * static_cast<double>(live_frames) / static_cast<double>(every_frames));
   std::printf("%s", s.log().c_str());
   EXPECT_LT(live_frames * 2, every_frames) << "this busy session still costs under half the frames";
+}
+
+// Keyboard navigation, which Dear ImGui's example programs turn on: a held arrow moves the focus
+// and tweaks an active slider faster than io.KeyRepeatRate (ImGui waits 0.72 times the delay,
+// then repeats at 0.80 times the rate for a move, 0.30 times for a tweak). The two windows are
+// compared at every frame-grid instant of each hold, so at the frame after each of ImGui's repeats.
+struct NavApp {
+  int value = 0;
+  ImGuiID nav_id = 0;  // the focused item after the frame
+  ImGuiID slider_id = 0;
+  std::vector<ImGuiID> items;
+  void draw() {
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    ImGui::SetNextWindowPos(ImVec2(10, 10));
+    ImGui::SetNextWindowSize(ImVec2(300, 440));
+    ImGui::Begin("nav", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+    ImGui::SliderInt("##tweak", &value, 0, 100);
+    slider_id = ImGui::GetItemID();
+    items.clear();
+    for (int i = 0; i < 60; ++i) {
+      char label[16];
+      std::snprintf(label, sizeof label, "item %d", i);
+      ImGui::Selectable(label);
+      items.push_back(ImGui::GetItemID());
+    }
+    ImGui::End();
+    nav_id = ImGui::GetCurrentContext()->NavId;
+  }
+  int item() const { return static_cast<int>(std::find(items.begin(), items.end(), nav_id) - items.begin()); }
+};
+
+TEST(FidelityTest, KeyboardNavigationRepeatsLookTheSameAsDrawingEveryFrame) {
+  NavApp apps[2];
+  Pair p([&](Window&, CallbackContext&, int i) { apps[i].draw(); }, 480, 460);
+  ASSERT_TRUE(p.ok());
+  Duration t = 96ms;
+  p.compare_at(t, "start-up");
+  const auto key = [&](Duration at, int k, int action) {
+    t = at;
+    p.input_at(t, [&](Window& w) { ASSERT_TRUE(w.inject_key(k, action).ok()); });
+  };
+  const auto tap = [&](int k) {
+    key(t + 16ms * 2, k, GLFW_PRESS);
+    key(t + 16ms * 2, k, GLFW_RELEASE);
+    p.compare_at(t += 16ms * 4, "after a tap");
+  };
+  // Holds `k` for `held` (whole grid intervals), comparing both windows at every grid instant;
+  // `check` each time too.
+  const auto hold = [&](int k, Duration held, const std::string& what, const std::function<void()>& check) {
+    key(t + 16ms * 2, k, GLFW_PRESS);
+    const Duration pressed_at = t;
+    for (Duration d = kGrid; d <= held; d += kGrid) {
+      p.compare_at(pressed_at + d, what + ", " + std::to_string(d.count() / 1'000'000) + " ms after the press");
+      check();
+    }
+    key(pressed_at + held + kGrid, k, GLFW_RELEASE);
+    p.compare_at(t += 16ms * 4, what + ": released");
+  };
+  tap(GLFW_KEY_DOWN);  // the focus goes to the window's first item, or past it,
+  tap(GLFW_KEY_UP);    // and back up to it: the slider
+  ASSERT_EQ(apps[0].nav_id, apps[0].slider_id);
+  ASSERT_EQ(apps[1].nav_id, apps[1].slider_id);
+  tap(GLFW_KEY_SPACE);  // activates it: the arrows tweak its value
+  hold(GLFW_KEY_RIGHT, 16ms * 62, "Right held on the active slider", [&] { EXPECT_EQ(apps[0].value, apps[1].value); });
+  EXPECT_GT(apps[1].value, 30) << "the slider was tweaked";
+  EXPECT_EQ(apps[0].value, apps[1].value);
+  tap(GLFW_KEY_SPACE);  // done tweaking
+  hold(GLFW_KEY_DOWN, 16ms * 62, "Down held in the list", [&] { EXPECT_EQ(apps[0].item(), apps[1].item()); });
+  EXPECT_GT(apps[1].item(), 15) << "the focus moved down the list";
+  if (std::getenv("NAVDBG")) for (Duration d : p.live_frame_times) std::printf("live frame at %lld\n", (long long)(d.count() / 1000000));
+  EXPECT_EQ(apps[0].item(), apps[1].item());
+  std::printf("keyboard navigation: ImGui %s, slider at %d, focus on item %d; event-driven drew %llu frames, "
+              "every-frame %llu\n",
+              IMGUI_VERSION, apps[0].value, apps[0].item(), static_cast<unsigned long long>(p.live().stats().frames_drawn),
+              static_cast<unsigned long long>(p.every().stats().frames_drawn));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "cadence/imgui_features.hpp"
+
 #include <GLFW/glfw3.h>
 
 #include <cmath>
@@ -31,7 +33,7 @@ struct FieldProbe {
 
 // ImGui::IsKeyPressed on both versions' key APIs.
 bool pressed(ImGuiKey k, bool repeat) {
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
   return ImGui::IsKeyPressed(k, repeat);
 #else
   return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k), repeat);

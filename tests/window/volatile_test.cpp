@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "cadence/imgui_features.hpp"
+
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -162,8 +164,8 @@ TEST(VolatileTest, AScopeOutsideAnyWindowShowsNoWindowOfItsOwn) {
   ImGui::SetCurrentContext(r.window->imgui_context());
   const ImDrawData* data = ImGui::GetDrawData();
   ASSERT_NE(data, nullptr);
-  for (int i = 0; i < data->CmdListsCount; ++i) {
-    EXPECT_EQ(std::string(data->CmdLists[i]->_OwnerName), "Main") << "ImGui's implicit Debug window is shown";
+  for (const ImDrawList* list : detail::draw_lists(*data)) {
+    EXPECT_EQ(std::string(list->_OwnerName), "Main") << "ImGui's implicit Debug window is shown";
   }
   ImGui::SetCurrentContext(nullptr);
 }
@@ -180,7 +182,7 @@ TEST(VolatileTest, AScopeEndedBetweenFramesAddsNothingToTheLastFrame) {
   ASSERT_TRUE(r.open());
   (void)settle(*r.window, r.clock);
   ImGui::SetCurrentContext(r.window->imgui_context());
-  const ImDrawList* list = ImGui::GetDrawData()->CmdLists[0];
+  const ImDrawList* list = *detail::draw_lists(*ImGui::GetDrawData()).begin();
   const int commands = list->CmdBuffer.Size;
   const int vertices = list->VtxBuffer.Size;
   held.reset();

@@ -32,7 +32,12 @@ class Pair {
     live_ = open_window(a, [this](Window& w, CallbackContext& c) { draw_(w, c, 0); });
     every_ = open_window(b, [this](Window& w, CallbackContext& c) { draw_(w, c, 1); });
     t0_ = clock_.now();
-    if (ok()) step_instant();
+    if (!ok()) return;
+    // Both see the same pointer from the start: an injected one, outside them until a test
+    // moves it. The display's own pointer sits wherever it is, perhaps over one window only
+    // (SDL centres its windows, and ImGui's SDL2 backend reads the pointer of a focused window).
+    for (Window* w : {live_.get(), every_.get()}) w->inject_mouse_position(-100, -100);
+    step_instant();
   }
   bool ok() const { return live_ && every_; }
   Window& live() { return *live_; }

@@ -9,7 +9,7 @@
 #include "cadence/event_loop.hpp"
 #include "glfw_library.hpp"
 #include "imgui_input.hpp"
-#include "imgui_version.hpp"
+#include "cadence/imgui_features.hpp"
 #include "surface.hpp"
 #include "window_impl.hpp"
 
@@ -20,7 +20,7 @@ Window::Impl& impl_of(GLFWwindow* w) { return *static_cast<Window::Impl*>(glfwGe
 
 // A real pointer movement: to ImGui where it takes events (1.86 reads the pointer itself).
 void pointer_moved(GLFWwindow* window, double x, double y) {
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
   ImGui_ImplGlfw_CursorPosCallback(window, x, y);
 #else
   (void)window;
@@ -93,8 +93,9 @@ class GlfwSurface final : public Surface {
   void init_imgui() override { ImGui_ImplGlfw_InitForOpenGL(window_, /*install_callbacks=*/false); }  // ours route by window
   void shutdown_imgui() override { ImGui_ImplGlfw_Shutdown(); }
   void new_frame(InjectedPointer& pointer) override {
+    const int queued = input_queue_size();
     ImGui_ImplGlfw_NewFrame();
-    feed_pointer(ImGui::GetIO(), pointer, [this] { ImGui_ImplGlfw_CursorEnterCallback(window_, GLFW_TRUE); });
+    feed_pointer(ImGui::GetIO(), pointer, queued, [this] { ImGui_ImplGlfw_CursorEnterCallback(window_, GLFW_TRUE); });
   }
   void drawable_size(int& width, int& height) override { glfwGetFramebufferSize(window_, &width, &height); }
   void swap() override { glfwSwapBuffers(window_); }

@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "imgui_version.hpp"
+#include "cadence/imgui_features.hpp"  // before imgui_internal.h: the versions whose internals this reads
+#include <imgui_internal.h>  // the input queue
 
 namespace cadence::detail {
 namespace {
@@ -18,7 +19,7 @@ bool known_key(int key) {
          key == GLFW_KEY_KP_ENTER || (key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER);
 }
 
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
 ImGuiKey to_imgui_key(int key) {
   if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) return static_cast<ImGuiKey>(ImGuiKey_0 + (key - GLFW_KEY_0));
   if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return static_cast<ImGuiKey>(ImGuiKey_A + (key - GLFW_KEY_A));
@@ -83,7 +84,7 @@ int mods_after(int key, bool down, int mods) {
   return down ? (mods | bit) : (mods & ~bit);
 }
 
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
 void queue_key(ImGuiIO& io, int key, bool down, int mods) {
   io.AddKeyEvent(ImGuiMod_Ctrl, (mods & GLFW_MOD_CONTROL) != 0);
   io.AddKeyEvent(ImGuiMod_Shift, (mods & GLFW_MOD_SHIFT) != 0);
@@ -102,11 +103,25 @@ void set_modifiers(ImGuiIO& io, int mods) {
 
 }  // namespace
 
-void feed_pointer(ImGuiIO& io, InjectedPointer& pointer, const std::function<void()>& tell_entered) {
-#if IMGUI_VERSION_NUM >= 18700
+int input_queue_size() {
+#if CADENCE_IMGUI_INPUT_EVENTS
+  return ImGui::GetCurrentContext()->InputEventsQueue.Size;
+#else
+  return 0;
+#endif
+}
+
+void feed_pointer(ImGuiIO& io, InjectedPointer& pointer, int queued_before, const std::function<void()>& tell_entered) {
+#if CADENCE_IMGUI_INPUT_EVENTS
   if (pointer.position && !pointer.entered) {
     tell_entered();
     pointer.entered = true;
+  }
+  if (pointer.position) {
+    ImVector<ImGuiInputEvent>& queue = ImGui::GetCurrentContext()->InputEventsQueue;
+    for (int i = queue.Size - 1; i >= queued_before && i >= 0; --i) {
+      if (queue[i].Type == ImGuiInputEventType_MousePos) queue.erase(queue.Data + i);
+    }
   }
   // ImGui drops repeats of an unchanged position or button state.
   if (pointer.position) io.AddMousePosEvent(pointer.position->x, pointer.position->y);
@@ -114,6 +129,7 @@ void feed_pointer(ImGuiIO& io, InjectedPointer& pointer, const std::function<voi
     if (pointer.buttons[b]) io.AddMouseButtonEvent(static_cast<int>(b), *pointer.buttons[b]);
   }
 #else
+  (void)queued_before;
   (void)tell_entered;
   if (pointer.position) io.MousePos = *pointer.position;
   for (std::size_t b = 0; b < pointer.buttons.size(); ++b) {
@@ -128,7 +144,7 @@ Status key_event(int key, int action, int mods, const std::function<void(int key
   const bool down = action == GLFW_PRESS;
   mods = mods_after(key, down, mods);
   ImGuiIO& io = ImGui::GetIO();
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
   (void)backend_key;
   queue_key(io, key, down, mods);
 #else
@@ -139,7 +155,7 @@ Status key_event(int key, int action, int mods, const std::function<void(int key
 }
 
 void add_wheel(ImGuiIO& io, double dx, double dy) {
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
   io.AddMouseWheelEvent(static_cast<float>(dx), static_cast<float>(dy));
 #else
   io.MouseWheelH += static_cast<float>(dx);

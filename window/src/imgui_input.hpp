@@ -12,12 +12,19 @@
 
 namespace cadence::detail {
 
+/// ImGui's input queue length now (0 with 1.86, which has none): a surface reads it before the
+/// backend's NewFrame and passes it to feed_pointer.
+int input_queue_size();
+
 /// Hands the injected pointer to ImGui for the frame about to start: after the backend's
 /// NewFrame (which reads the real pointer), before ImGui::NewFrame(), so that it wins. With
-/// queued input, the first injected position also runs `tell_entered` (the backend's "the
-/// pointer is over the window"), so that it stops polling the real one (which would move the
-/// pointer back and forth, and make ImGui hold wheel and button events for a frame each time).
-void feed_pointer(ImGuiIO& io, InjectedPointer& pointer, const std::function<void()>& tell_entered);
+/// queued input, the positions the backend's NewFrame queued from the real pointer (those past
+/// `queued_before`) are dropped while a position is injected: a backend that polls the pointer
+/// of a focused window (SDL2's does, whatever its buttons) would otherwise move it back and
+/// forth, and make ImGui hold wheel and button events for a frame each time. The first injected
+/// position also runs `tell_entered` (the backend's "the pointer is over the window"), so that
+/// the GLFW backend stops polling the real one.
+void feed_pointer(ImGuiIO& io, InjectedPointer& pointer, int queued_before, const std::function<void()>& tell_entered);
 
 /// An injected key event for the current ImGui context, as GLFW would report it: `key` a
 /// GLFW_KEY_* code, `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` GLFW_MOD_* bits

@@ -2,12 +2,10 @@
 // SDL's event queue, whose events the loop hands to the window they name.
 #include <GLFW/glfw3.h>  // the GLFW_KEY_* codes inject_key() takes on every backend
 #include <SDL.h>
-#if __has_include(<backends/imgui_impl_sdl2.h>)  // its name from Dear ImGui 1.89
-#include <backends/imgui_impl_sdl2.h>
-#else
-#include <backends/imgui_impl_sdl.h>
-#endif
 #include <imgui.h>
+
+#include "cadence/imgui_features.hpp"
+#include CADENCE_IMGUI_IMPL_SDL2
 
 #include <algorithm>
 #include <cfloat>
@@ -17,7 +15,6 @@
 #include <vector>
 
 #include "imgui_input.hpp"
-#include "imgui_version.hpp"
 #include "sdl_events.hpp"
 #include "surface.hpp"
 #include "window_impl.hpp"
@@ -89,7 +86,7 @@ void release() {
   if (--holders == 0) SDL_QuitSubSystem(SDL_INIT_VIDEO);
 }
 
-#if IMGUI_VERSION_NUM < 18700
+#if !CADENCE_IMGUI_INPUT_EVENTS
 // The SDL scancode of a GLFW key code that check_key() accepted.
 SDL_Scancode to_scancode(int key) {
   if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return static_cast<SDL_Scancode>(SDL_SCANCODE_A + (key - GLFW_KEY_A));
@@ -153,9 +150,10 @@ class SdlSurface final : public Surface {
     const bool under_pointer = SDL_GetMouseFocus() == window_;
     const ImGuiConfigFlags flags = io.ConfigFlags;
     if (!under_pointer) io.ConfigFlags |= ImGuiConfigFlags_NoMouseCursorChange;
+    const int queued = input_queue_size();
     ImGui_ImplSDL2_NewFrame();
     io.ConfigFlags = flags;
-#if IMGUI_VERSION_NUM < 18700
+#if !CADENCE_IMGUI_INPUT_EVENTS
     // 1.86's backend reads SDL's process-wide buttons, and the pointer whenever the window has
     // keyboard focus: a press in one window would reach another's ImGui, as a click. What this
     // window's buttons are comes from its own presses (dispatch), until SDL no longer holds the
@@ -188,7 +186,7 @@ class SdlSurface final : public Surface {
 #endif
     // The backend captured or let go of SDL's one mouse by this window's buttons alone.
     SDL_CaptureMouse(any_window_holds() ? SDL_TRUE : SDL_FALSE);
-    feed_pointer(io, pointer, [this] { process(window_event(SDL_WINDOWEVENT_ENTER)); });
+    feed_pointer(io, pointer, queued, [this] { process(window_event(SDL_WINDOWEVENT_ENTER)); });
   }
   /// A button event SDL reported (dispatch): a press for the window it names; a release, for
   /// every window (SDL names the one that has the mouse captured, not always the one pressed).
@@ -207,7 +205,7 @@ class SdlSurface final : public Surface {
     if (!held_[b]) return false;
     held_[b] = false;
     released_[b] = true;
-#if IMGUI_VERSION_NUM >= 18700
+#if CADENCE_IMGUI_INPUT_EVENTS
     // Queued input: ImGui hears of the release whichever window SDL named.
     ImGuiContext* previous = ImGui::GetCurrentContext();
     ImGui::SetCurrentContext(owner_.imgui);
@@ -238,7 +236,7 @@ class SdlSurface final : public Surface {
   void character(unsigned int codepoint) override { ImGui::GetIO().AddInputCharacter(codepoint); }
   Status key(int key, int action, int mods) override {
     return key_event(key, action, mods, [&](int k, bool down, int) {
-#if IMGUI_VERSION_NUM < 18700
+#if !CADENCE_IMGUI_INPUT_EVENTS
       SDL_Event e{};
       e.type = down ? SDL_KEYDOWN : SDL_KEYUP;
       e.key.windowID = id_;
@@ -348,7 +346,7 @@ void dispatch(const SDL_Event& e) {
   if (e.type == SDL_MOUSEWHEEL) {
     // The momentum glides on in the direction ImGui's backend scrolled: from 1.87 it turns SDL's
     // horizontal sign round (SDL's right is GLFW's left); 1.86 takes it as it is.
-    const double dx = static_cast<double>(e.wheel.preciseX) * (IMGUI_VERSION_NUM >= 18700 ? -1.0 : 1.0);
+    const double dx = static_cast<double>(e.wheel.preciseX) * (CADENCE_IMGUI_INPUT_EVENTS ? -1.0 : 1.0);
     w->scrolled(dx, static_cast<double>(e.wheel.preciseY));
   } else {
     w->on_input();

@@ -29,7 +29,8 @@
 // - at the frame interval (the settle check) after a drawn frame whose draw data (vertices,
 //   indices, commands, textures) differ from the frame before, after a frame drawn for input
 //   (immediate mode shows what input changed late in a frame only in the next), and after a
-//   frame in which a window is still appearing (trusted for 3 identical frames at most). It
+//   frame in which a window is still appearing, a keyboard or gamepad navigation move is under
+//   way, or (1.92) a texture waits for the renderer (trusted for 3 identical frames at most). It
 //   stops after two identical frames in a row: content that changes by itself (a plot, a
 //   progress bar driven by ImGui::GetTime()) keeps drawing at the frame interval, and a still
 //   screen costs nothing. Content that changes in every frame it is drawn in (a frame counter,
@@ -37,8 +38,10 @@
 //   names such content once (PacerOptions::on_kept_awake);
 // - at ImGui's own instants, read after each frame into one system timer (kImGuiTimingTimer):
 //   the next repeat of a held mouse button or key (io.KeyRepeatDelay, then KeyRepeatRate), for
-//   the active item (a held "+") and for the app's IsKeyPressed/IsMouseClicked with repeat; the
-//   hold-to-open delay of a drag-and-drop payload over a tree node; ImGui 1.92's hover delays.
+//   the active item (a held "+") and for the app's IsKeyPressed/IsMouseClicked with repeat, and
+//   with keyboard navigation on, the faster repeats ImGui navigates with (0.72 of the delay,
+//   then 0.80 of the rate for a move; 0.30 of it for a tweak of an active slider); the
+//   hold-to-open delay of a drag-and-drop payload over a tree node; the hover delays (1.90+).
 //   A held "+" costs one frame per repeat, plus its settle frame where repeats are more than
 //   two frame intervals apart. Two repeat instants in a row that changed nothing (a held
 //   slider, a value at its limit) end the wait until the next input or change, except while a
@@ -46,7 +49,7 @@
 //   The frame comes at the first instant of the frame grid (WindowRuntime::frame_after) at
 //   least 0.5 ms past ImGui's instant: where a loop drawing every frame sees it. A settle frame
 //   at or after that instant sees it with no frame of its own; one before it is left to it,
-//   unless it follows input;
+//   unless it follows input or ImGui needs it (a navigation move lands in it);
 // - for the caret's blink: FrameKind::caret, which changes nothing else and starts no settle check.
 // io.DeltaTime is the time between drawn frames on the runtime's time source, so a ManualClock
 // drives ImGui's timing too.

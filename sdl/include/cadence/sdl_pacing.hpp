@@ -7,7 +7,7 @@
 //     #include <cadence/sdl_pacing.hpp>
 //     #include <SDL.h>
 //     #include <backends/imgui_impl_opengl3.h>
-//     #include <backends/imgui_impl_sdl.h>
+//     #include <backends/imgui_impl_sdl2.h>   // imgui_impl_sdl.h before Dear ImGui 1.89.3
 //     #include <imgui.h>
 //     #include <cstdio>
 //     SDL_Window* window = SDL_GL_GetCurrentWindow();  // the app's, with ImGui and its backends set up
