@@ -14,6 +14,7 @@
 //      one the diff marks Volatile, is held at one value for this phase.
 // Prints the figures and exits non-zero when a target is missed, then closes the example's window.
 #include <cadence/frame_pacer.hpp>
+#include <cadence/imgui_features.hpp>
 #include <imgui.h>
 #include <imgui_internal.h>  // ImGui context hooks
 #include <sys/resource.h>
@@ -103,8 +104,8 @@ std::uint64_t fingerprint(const ImDrawData& data) {
     for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(bytes)[i]) * 1099511628211ull;
   };
   mix(&data.DisplaySize, sizeof data.DisplaySize);
-  for (int l = 0; l < data.CmdListsCount; ++l) {
-    const ImDrawList& list = *data.CmdLists[l];
+  for (const ImDrawList* in : cadence::detail::draw_lists(data)) {
+    const ImDrawList& list = *in;
     for (const ImDrawCmd& cmd : list.CmdBuffer) {
       if (cmd.UserCallback != nullptr) continue;
       const ImTextureID texture = cmd.GetTexID();
@@ -159,6 +160,15 @@ void close_example() {
 // cannot synthesise events, a call of the callback chain GLFW would call (cadence's, then ImGui's).
 void type_text(const char* text) {
 #if defined(CADENCE_HARNESS_SDL)
+  SDL_version v;
+  SDL_GetVersion(&v);
+  if (v.patch >= 50) {
+    // sdl2-compat (SDL2's API on SDL3: a patch level of 50 or more) crashes on an SDL_TEXTINPUT
+    // an app pushes: the text goes to ImGui as its backend would pass it, and the pacer hears of it.
+    ImGui::GetIO().AddInputCharactersUTF8(text);
+    probe.pacer->on_input();
+    return;
+  }
   SDL_Event e{};
   e.type = SDL_TEXTINPUT;
   e.text.windowID = SDL_GetWindowID(SDL_GL_GetCurrentWindow());
