@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "cadence/export.hpp"
+
 namespace cadence::detail {
 
 /// How far ahead of a counter an id may lie for the counter to jump past it: 2^40, which fresh
@@ -18,8 +20,8 @@ inline constexpr std::uint64_t kHighestJump = std::uint64_t{1} << 63;
 /// counter, or at most kNearIds ahead of it and below kHighestJump, and the counter moved past
 /// it); false for an id further ahead, which the caller must skip itself.
 /// Thread: any. Cost: one atomic CAS loop.
-bool skip_timer_id(std::uint64_t id) noexcept;
+CADENCE_RUNTIME_API bool skip_timer_id(std::uint64_t id) noexcept;  // exported for the tests
 /// The same for ThreadId::unique().
-bool skip_thread_id(std::uint64_t id) noexcept;
+CADENCE_RUNTIME_API bool skip_thread_id(std::uint64_t id) noexcept;
 
 }  // namespace cadence::detail
