@@ -519,7 +519,7 @@ struct NavApp {
     slider_id = ImGui::GetItemID();
     items.clear();
     for (int i = 0; i < 60; ++i) {
-      char label[16];
+      char label[24];
       std::snprintf(label, sizeof label, "item %d", i);
       ImGui::Selectable(label);
       items.push_back(ImGui::GetItemID());
