@@ -85,11 +85,18 @@ int mods_after(int key, bool down, int mods) {
 }
 
 #if CADENCE_IMGUI_INPUT_EVENTS
+#if CADENCE_IMGUI_MOD_FLAGS
+constexpr ImGuiKey kModCtrl = ImGuiMod_Ctrl, kModShift = ImGuiMod_Shift, kModAlt = ImGuiMod_Alt, kModSuper = ImGuiMod_Super;
+#else
+constexpr ImGuiKey kModCtrl = ImGuiKey_ModCtrl, kModShift = ImGuiKey_ModShift, kModAlt = ImGuiKey_ModAlt,
+                   kModSuper = ImGuiKey_ModSuper;
+#endif
+
 void queue_key(ImGuiIO& io, int key, bool down, int mods) {
-  io.AddKeyEvent(ImGuiMod_Ctrl, (mods & GLFW_MOD_CONTROL) != 0);
-  io.AddKeyEvent(ImGuiMod_Shift, (mods & GLFW_MOD_SHIFT) != 0);
-  io.AddKeyEvent(ImGuiMod_Alt, (mods & GLFW_MOD_ALT) != 0);
-  io.AddKeyEvent(ImGuiMod_Super, (mods & GLFW_MOD_SUPER) != 0);
+  io.AddKeyEvent(kModCtrl, (mods & GLFW_MOD_CONTROL) != 0);
+  io.AddKeyEvent(kModShift, (mods & GLFW_MOD_SHIFT) != 0);
+  io.AddKeyEvent(kModAlt, (mods & GLFW_MOD_ALT) != 0);
+  io.AddKeyEvent(kModSuper, (mods & GLFW_MOD_SUPER) != 0);
   io.AddKeyEvent(to_imgui_key(key), down);
 }
 #else

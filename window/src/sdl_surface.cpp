@@ -344,9 +344,8 @@ void dispatch(const SDL_Event& e) {
   if (e.type == SDL_MOUSEBUTTONDOWN) static_cast<SdlSurface*>(w->surface.get())->button(e.button);
   w->in_context([&] { ImGui_ImplSDL2_ProcessEvent(&e); });
   if (e.type == SDL_MOUSEWHEEL) {
-    // The momentum glides on in the direction ImGui's backend scrolled: from 1.87 it turns SDL's
-    // horizontal sign round (SDL's right is GLFW's left); 1.86 takes it as it is.
-    const double dx = static_cast<double>(e.wheel.preciseX) * (CADENCE_IMGUI_INPUT_EVENTS ? -1.0 : 1.0);
+    // The momentum glides on in the direction ImGui's backend scrolled.
+    const double dx = static_cast<double>(e.wheel.preciseX) * (CADENCE_IMGUI_SDL2_FLIPS_WHEEL_X ? -1.0 : 1.0);
     w->scrolled(dx, static_cast<double>(e.wheel.preciseY));
   } else {
     w->on_input();

@@ -31,6 +31,12 @@
 /// 1.88: a held mouse button repeats (IsMouseClicked with repeat) at io.KeyRepeatRate; before, at
 /// half of it.
 #define CADENCE_IMGUI_MOUSE_REPEATS_AT_KEY_RATE (IMGUI_VERSION_NUM >= 18800)
+/// 1.89: the modifier keys' state is sent as ImGuiMod_Ctrl, Shift, Alt and Super (flags);
+/// 1.87 and 1.88 send it as the keys ImGuiKey_ModCtrl, ModShift, ModAlt and ModSuper.
+#define CADENCE_IMGUI_MOD_FLAGS (IMGUI_VERSION_NUM >= 18900)
+/// 1.89.3: Dear ImGui's SDL2 backend turns SDL's horizontal wheel sign round (SDL's right is
+/// GLFW's left); before, it takes SDL's sign as it is.
+#define CADENCE_IMGUI_SDL2_FLIPS_WHEEL_X (IMGUI_VERSION_NUM >= 18930)
 /// 1.89.8: ImDrawData::CmdLists is an ImVector; before, a pointer with CmdListsCount (which later
 /// releases make obsolete). Read the lists through cadence::detail::draw_lists().
 #define CADENCE_IMGUI_CMDLISTS_VECTOR (IMGUI_VERSION_NUM >= 18980)
