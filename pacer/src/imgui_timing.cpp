@@ -50,29 +50,44 @@ ImGuiTiming imgui_timing() {
                     repeat_after(io.MouseDownDuration[b], io.KeyRepeatDelay, io.KeyRepeatRate * kMouseRepeatRateScale));
       }
     }
-    // A held key repeats at io.KeyRepeatDelay and Rate; with keyboard navigation, ImGui also
-    // moves the focus (and presses a repeating button held with Space) on a faster schedule,
-    // and an active slider or drag tweaks faster still: the same factors from 1.86 to 1.92
-    // (ImGuiInputFlags_RepeatRateNavMove and NavTweak; ImGuiInputReadMode_Repeat and
+    // A held key repeats at io.KeyRepeatDelay and Rate. With keyboard or gamepad navigation,
+    // ImGui moves the focus with a held arrow (or d-pad, or left stick) on a faster schedule,
+    // and an active slider or drag steps faster still; before 1.90 an activated button held
+    // with Space or Enter repeats on the focus's schedule too. The same factors from 1.86 to
+    // 1.92 (ImGuiInputFlags_RepeatRateNavMove and NavTweak; ImGuiInputReadMode_Repeat and
     // RepeatFast in 1.86), in float as ImGui computes them.
-    const bool nav = (io.ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) != 0;
-    const auto held = [&](float t) {
+    const bool nav = (io.ConfigFlags & (ImGuiConfigFlags_NavEnableKeyboard | ImGuiConfigFlags_NavEnableGamepad)) != 0;
+    const auto held = [&](float t, bool moves, bool activates) {
       keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay, io.KeyRepeatRate));
-      if (!nav) return;
+      if (!nav || !(moves || activates)) return;
       keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay * 0.72f, io.KeyRepeatRate * 0.80f));
-      if (g.ActiveId != 0) keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay * 0.72f, io.KeyRepeatRate * 0.30f));
+      if (moves && g.ActiveId != 0) keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay * 0.72f, io.KeyRepeatRate * 0.30f));
     };
 #if CADENCE_IMGUI_INPUT_EVENTS
-    for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_NamedKey_END; ++k) {
+    // The keyboard's keys, then the gamepad's; after them come the mouse buttons (above) and,
+    // from 1.87 to 1.92, the modifiers' state, neither of which repeats as a key.
+    const auto within = [](ImGuiKey key, ImGuiKey first, ImGuiKey last) { return key >= first && key <= last; };
+    for (int k = ImGuiKey_NamedKey_BEGIN; k <= ImGuiKey_GamepadRStickDown; ++k) {
       const auto key = static_cast<ImGuiKey>(k);
-      const bool modifier = key >= ImGuiKey_LeftCtrl && key <= ImGuiKey_RightSuper;  // ImGui::IsLRModKey, which 1.90 lacks
-      if (ImGui::IsMouseKey(key) || modifier) continue;  // buttons: above; modifiers do not repeat
+      if (within(key, ImGuiKey_LeftCtrl, ImGuiKey_RightSuper)) continue;  // modifiers do not repeat
       const ImGuiKeyData& data = *ImGui::GetKeyData(key);  // io.KeysData is indexed by version and imconfig
-      if (data.Down) held(data.DownDuration);
+      if (!data.Down) continue;
+      const bool moves = within(key, ImGuiKey_LeftArrow, ImGuiKey_DownArrow) ||
+                         within(key, ImGuiKey_GamepadDpadLeft, ImGuiKey_GamepadDpadDown) ||
+                         within(key, ImGuiKey_GamepadLStickLeft, ImGuiKey_GamepadLStickDown);
+      const bool activates = key == ImGuiKey_Space || key == ImGuiKey_Enter || key == ImGuiKey_KeypadEnter ||
+                             key == ImGuiKey_GamepadFaceDown;
+      held(data.DownDuration, moves, activates);
     }
 #else
+    // 1.86 indexes io.KeysDown by the backend's own key codes; io.KeyMap names ImGui's keys there.
+    const auto is = [&](int k, ImGuiKey_ key) { return io.KeyMap[key] == k; };
     for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k) {
-      if (io.KeysDown[k]) held(io.KeysDownDuration[k]);
+      if (!io.KeysDown[k]) continue;
+      const bool moves = is(k, ImGuiKey_LeftArrow) || is(k, ImGuiKey_RightArrow) || is(k, ImGuiKey_UpArrow) ||
+                         is(k, ImGuiKey_DownArrow);
+      const bool activates = is(k, ImGuiKey_Space) || is(k, ImGuiKey_Enter) || is(k, ImGuiKey_KeyPadEnter);
+      held(io.KeysDownDuration[k], moves, activates);
     }
 #endif
   }
@@ -81,6 +96,13 @@ ImGuiTiming imgui_timing() {
     keep_sooner(out.delay_in, static_cast<double>(kDragDropHoldToOpen - g.HoveredIdTimer));
   }
 #if CADENCE_IMGUI_HOVER_DELAYS
+  // A sub-menu the pointer stopped over while heading for another one's open popup: it opens
+  // once hovered and still for 0.30 s (BeginMenu's timer fallback). One frame per stop on any
+  // item, which is cheaper than knowing which items are menus.
+  constexpr float kMenuHoverToOpen = 0.30f;
+  if (g.HoveredId != 0 && (g.HoveredIdTimer < kMenuHoverToOpen || g.MouseStationaryTimer < kMenuHoverToOpen)) {
+    keep_sooner(out.delay_in, static_cast<double>(kMenuHoverToOpen - std::min(g.HoveredIdTimer, g.MouseStationaryTimer)));
+  }
   // An item hovered with a delay (tooltips of 1.92): its delays, and the pointer keeping still.
   if (g.HoverItemDelayId != 0) {
     for (const float delay : {g.Style.HoverDelayShort, g.Style.HoverDelayNormal}) {

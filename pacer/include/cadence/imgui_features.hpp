@@ -41,7 +41,8 @@
 /// releases make obsolete). Read the lists through cadence::detail::draw_lists().
 #define CADENCE_IMGUI_CMDLISTS_VECTOR (IMGUI_VERSION_NUM >= 18980)
 /// 1.90: items hovered with a delay (style.HoverDelayShort, HoverDelayNormal and
-/// HoverStationaryDelay), which tooltips use.
+/// HoverStationaryDelay), which tooltips use; the pointer's stationary time, after which a
+/// sub-menu hovered for 0.30 s opens even where the pointer was heading for another.
 #define CADENCE_IMGUI_HOVER_DELAYS (IMGUI_VERSION_NUM >= 19000)
 /// 1.91: a button repeats while held through PushItemFlag(ImGuiItemFlags_ButtonRepeat, true);
 /// PushButtonRepeat() before (obsolete since).
