@@ -1,5 +1,6 @@
 #include "runtime_driver.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -445,11 +446,22 @@ void World::frame() {
           "asked for at " + std::to_string(asked_before->since_origin().count()) + " ns, frame at " +
               std::to_string(now.since_origin().count()) + " ns, " + std::to_string(report.failures.size()) + " failures");
   }
+  // A destructor that ran in this frame and asked for its instant or an earlier one: taken with
+  // the frame if it ran while the frame's callbacks did, else waiting for the next frame.
+  const bool destructor_asked_here =
+      std::any_of(undecided_here.begin(), undecided_here.end(), [&](Instant at) { return at <= frame_at; });
   if (report.redraws_came > 0) {
     // Asked for before the frame, or by one of its callbacks (for its instant: taken with it,
-    // with what coalesced into it).
-    check(asked_unknown || asked_before.has_value() || asked.has_value() || !maybe_before.empty() || served_here,
+    // with what coalesced into it), or perhaps by a destructor it set off.
+    check(asked_unknown || asked_before.has_value() || asked.has_value() || !maybe_before.empty() || served_here ||
+              destructor_asked_here,
           "a redraw comes only when one was asked for");
+  }
+  // The frame takes the slot's request when it is due by the frame's instant; a redraw that
+  // only a callback's own request brought (served) leaves a later one waiting there.
+  const bool may_have_taken = asked_unknown || (asked_before && *asked_before <= frame_at) ||
+                              std::any_of(maybe_before.begin(), maybe_before.end(), [&](Instant at) { return at <= frame_at; });
+  if (report.redraws_came > 0 && may_have_taken) {
     // The slot was emptied: what this frame's calls asked for after the take may wait.
     asked.reset();
     maybe = undecided_here;
@@ -459,6 +471,8 @@ void World::frame() {
     maybe = maybe_before;
     // A frame that reached a possible request without a redraw rules it out.
     if (ran) std::erase_if(maybe, [&](Instant at) { return at <= frame_at; });
+    // Its own calls' requests that may wait (a destructor's, made after its callbacks) stay possible.
+    maybe.insert(maybe.end(), undecided_here.begin(), undecided_here.end());
   }
   for (const Failure& f : report.failures) trace("  failure %llu: %s\n", static_cast<unsigned long long>(f.timer.value), f.error.message.c_str());
 }
