@@ -20,14 +20,14 @@ file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../pacer/include/cadence/imgui_features.
 string(REGEX REPLACE ".*OLDEST_NUM ([0-9]+).*" "\\1" _cadence_imgui_oldest "${_range}")
 string(REGEX REPLACE ".*NEWEST_NUM ([0-9]+).*" "\\1" _cadence_imgui_newest "${_range}")
 
-# Stops the configure when ImGui `text` (IMGUI_VERSION_NUM `num`, found at `where`) is outside
-# the range, naming both and the way out.
-# Stops the configure when the ImGui found at `where` (headers in the include dirs after it, and
-# the compile flags) cannot serve cadence: compiled out by IMGUI_DISABLE, or without
-# ImGui::ShowDemoWindow (IMGUI_DISABLE_DEMO_WINDOWS) while the demo or the tests are built.
+# Stops the configure when the ImGui found at `where` (headers in the include dirs after it;
+# compile flags CMAKE_CXX_FLAGS and imgui.pc's own, in _cadence_imgui_cflags) cannot serve
+# cadence: compiled out by IMGUI_DISABLE, or without ImGui::ShowDemoWindow
+# (IMGUI_DISABLE_DEMO_WINDOWS) while the demo or the tests are built.
 function(_cadence_imgui_check_config where)
   include(CheckCXXSourceCompiles)
   set(CMAKE_REQUIRED_INCLUDES ${ARGN})
+  set(CMAKE_REQUIRED_DEFINITIONS ${_cadence_imgui_cflags})
   set(CMAKE_REQUIRED_QUIET ON)
   foreach(_define IMGUI_DISABLE IMGUI_DISABLE_DEMO_WINDOWS)
     unset(_cadence_imgui_without_${_define} CACHE)
@@ -46,6 +46,8 @@ function(_cadence_imgui_check_config where)
   endif()
 endfunction()
 
+# Stops the configure when ImGui `text` (IMGUI_VERSION_NUM `num`, found at `where`) is outside
+# the range, naming both and the way out.
 function(_cadence_imgui_check_range num text where)
   if(num LESS _cadence_imgui_oldest OR num GREATER _cadence_imgui_newest)
     message(FATAL_ERROR "${where}: Dear ImGui ${text} (IMGUI_VERSION_NUM ${num}) is outside the range cadence supports, "
@@ -120,6 +122,7 @@ else()
     if(_cadence_imgui_header)
       _cadence_imgui_version("${_cadence_imgui_header}" ImGui_VERSION_NUM ImGui_VERSION)
       _cadence_imgui_check_range("${ImGui_VERSION_NUM}" "${ImGui_VERSION}" "imgui.pc (${_cadence_imgui_header})")
+      set(_cadence_imgui_cflags ${IMGUI_CFLAGS_OTHER})  # defines imgui.pc gives its users
       _cadence_imgui_check_config("imgui.pc (${_cadence_imgui_header})" ${IMGUI_INCLUDE_DIRS})
     endif()
     set(ImGui_TARGET PkgConfig::IMGUI)

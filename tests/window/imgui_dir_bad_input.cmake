@@ -1,7 +1,8 @@
 # CADENCE_IMGUI_DIR pointing at something that is not a usable ImGui tree, at an ImGui outside
 # the supported range, or at one whose imconfig.h takes out what cadence needs, and an imgui.pc
-# without the backends: the configure stops with a message naming what it found and what to do. And a compiler that sees another imgui.h than the configure did stops at the first
-# file, never builds a window that misbehaves.
+# without the backends or with flags that compile ImGui out: the configure stops with a message
+# naming what it found and what to do. And a compiler that sees another imgui.h than the
+# configure did stops at the first file, never builds a window that misbehaves.
 #   -DSOURCE_DIR=<cadence> -DWORK_DIR=<scratch> -DCXX=<the C++ compiler> -DCC=<the C compiler>
 #   -DAR=<ar> -DIMGUI_INCLUDE=<the directory of a real imgui.h, with backends/ under it>
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -81,17 +82,31 @@ execute_process(COMMAND "${AR}" rc "${pc}/libimgui.a" "${pc}/empty.o" RESULT_VAR
 if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
   message(FATAL_ERROR "could not make the stand-in libimgui.a")
 endif()
-file(WRITE "${pc}/imgui.pc" "Name: imgui\nDescription: Dear ImGui without backends (stand-in)\nVersion: 1.0\n"
-                            "Cflags: -I${IMGUI_INCLUDE}\nLibs: -L${pc} -limgui\n")
-execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pc}"
-                        "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${WORK_DIR}/build-no-backends"
-                        -DCADENCE_BUILD_TESTS=OFF -DCADENCE_BUILD_BENCH=OFF -DCADENCE_BUILD_DEMO=OFF
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-string(REGEX REPLACE "[ \t\r\n]+" " " err "${err}")
-string(REGEX MATCH "Dear ImGui from imgui.pc [^)]*\\) has no [A-Za-z0-9 ]+ backend, which cadence::[a-z]+" said "${err}")
-if(rc EQUAL 0 OR NOT said)
-  message(FATAL_ERROR "an imgui.pc without backends: the configure must stop naming the backend (rc ${rc}):\n${err}")
-endif()
+
+# Configures with only the imgui.pc in `dir` (`what`: what it stands for), which Cflags `cflags`;
+# the configure must stop with an error that matches `expected` (a regular expression).
+function(expect_pc_error what dir cflags expected)
+  file(MAKE_DIRECTORY "${dir}")
+  file(WRITE "${dir}/imgui.pc" "Name: imgui\nDescription: ${what} (stand-in)\nVersion: 1.0\n"
+                               "Cflags: -I${IMGUI_INCLUDE} ${cflags}\nLibs: -L${pc} -limgui\n")
+  string(MAKE_C_IDENTIFIER "${what}" name)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${dir}"
+                          "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${WORK_DIR}/build-pc-${name}"
+                          -DCADENCE_BUILD_TESTS=OFF -DCADENCE_BUILD_BENCH=OFF -DCADENCE_BUILD_DEMO=OFF
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX REPLACE "[ \t\r\n]+" " " err "${err}")  # CMake wraps long messages
+  string(REGEX MATCH "${expected}" said "${err}")
+  if(rc EQUAL 0 OR NOT said)
+    message(FATAL_ERROR "an imgui.pc of ${what}: the configure must stop saying '${expected}' (rc ${rc}):\n${err}")
+  endif()
+endfunction()
+expect_pc_error("Dear ImGui without backends" "${pc}" ""
+                "Dear ImGui from imgui.pc [^)]*\\) has no [A-Za-z0-9 ]+ backend, which cadence::[a-z]+")
+
+# An imgui.pc whose Cflags compile ImGui out (-DIMGUI_DISABLE): its users would get an empty
+# ImGui, so the configure stops as it does for an imconfig.h that says so.
+expect_pc_error("Dear ImGui compiled out" "${pc}/disabled" -DIMGUI_DISABLE
+                "Dear ImGui is compiled out there \\(IMGUI_DISABLE")
 
 # A compiler that sees another imgui.h than the configure did (a stale include path): the first
 # file of cadence that includes imgui_features.hpp stops with the range message.
