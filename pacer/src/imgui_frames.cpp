@@ -29,6 +29,11 @@ bool imgui_needs_next_frame() {
     }
   }
 #endif
+  // A popup opened after its BeginPopup ran, or a sub-menu taking the place of another
+  // (BeginMenu yields a frame to it): it begins, and shows, in the next frame.
+  for (const ImGuiPopupData& popup : g.OpenPopupStack) {
+    if (popup.Window == nullptr) return true;
+  }
   for (ImGuiWindow* window : g.Windows) {
     if (!window->Active && !window->WasActive) continue;
     if (window->AutoFitFramesX > 0 || window->AutoFitFramesY > 0) return true;

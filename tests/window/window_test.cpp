@@ -18,6 +18,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 #ifdef __linux__
 #include <sys/syscall.h>
@@ -109,6 +110,33 @@ TEST(WindowTest, DrawsTheStartUpFramesThenNothingUntilAsked) {
   run_until_idle(*w, clock);
   EXPECT_EQ(draws, startup + 1);
   EXPECT_EQ(w->stats().frames_drawn, static_cast<std::uint64_t>(startup + 1));
+}
+
+// A popup opened after its BeginPopup ran (here below it, on a flag the app set) begins and
+// shows only in the next frame. The frame that opened it looks as the one before did, so only
+// ImGui's popup stack says that a frame is still needed: the window draws it before it rests.
+TEST(WindowTest, APopupOpenedAfterItsBeginPopupShowsBeforeTheWindowRests) {
+  ManualClock clock;
+  bool open_now = false;
+  bool shown = false;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) {
+    begin_full("popups");
+    shown = ImGui::BeginPopup("late");
+    if (shown) {
+      ImGui::Text("opened late");
+      ImGui::EndPopup();
+    }
+    if (std::exchange(open_now, false)) ImGui::OpenPopup("late");
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  ASSERT_FALSE(shown);
+  open_now = true;
+  w->request_redraw();
+  run_until_idle(*w, clock);
+  EXPECT_TRUE(shown) << "the popup opened in the redrawn frame shows by the time the window rests";
+  EXPECT_EQ(w->next_wake(), std::nullopt);
 }
 
 // Dear ImGui 1.92 bakes glyphs on demand and hands the renderer texture requests (create,

@@ -29,8 +29,9 @@
 // - at the frame interval (the settle check) after a drawn frame whose draw data (vertices,
 //   indices, commands, textures) differ from the frame before, after a frame drawn for input
 //   (immediate mode shows what input changed late in a frame only in the next), and after a
-//   frame in which a window is still appearing, a keyboard or gamepad navigation move is under
-//   way, or (1.92) a texture waits for the renderer (trusted for 3 identical frames at most). It
+//   frame in which a window is still appearing, a popup was opened that has not begun yet, a
+//   keyboard or gamepad navigation move is under way, or (1.92) a texture waits for the
+//   renderer (trusted for 3 identical frames at most). It
 //   stops after two identical frames in a row: content that changes by itself (a plot, a
 //   progress bar driven by ImGui::GetTime()) keeps drawing at the frame interval, and a still
 //   screen costs nothing. Content that changes in every frame it is drawn in (a frame counter,
