@@ -43,7 +43,7 @@ Iteration decide(PaceState& s, Instant frame_start, bool caret_toggled, bool ask
   return it;
 }
 
-std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f) {
+std::optional<ImGuiInstant> imgui_instant(const PaceState& s, const DrawnFrame& f) {
   // A repeat is waited for while the held item acts on it; two repeat instants in a row that
   // changed nothing (a held slider, a button without repeat, a value at its limit) end the wait
   // until the next input or change. Two, not one: ImGui 1.86 acts on a held button half a
@@ -51,14 +51,17 @@ std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f) {
   // its caret's blink at every repeat of a key it takes, even one that changes nothing
   // (Backspace in an empty field), and the caret follows that.
   std::optional<double> next = f.timing.delay_in;
+  bool repeat = false;
   if (f.timing.repeat_in && (s.idle_repeats < 2 || f.caret_running) && (!next || *f.timing.repeat_in < *next)) {
     next = f.timing.repeat_in;
+    repeat = true;
   }
   if (!next || *next >= kLongestImGuiWait) return std::nullopt;  // a delay set beyond it (FLT_MAX) never comes
   // ImGui adds up float frame times: a little past the instant, so that its sum has crossed the
   // threshold when it looks. Counted from the frame's start, not from now (after the buffer
   // swap, which may have waited for the screen).
-  return f.start + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) + kImGuiTimingMargin;
+  return ImGuiInstant{f.start + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) + kImGuiTimingMargin,
+                      repeat};
 }
 
 }  // namespace cadence::detail

@@ -18,8 +18,9 @@ struct PaceState {
   int frames_owed = 1;  ///< frames to draw at once: start-up, redraw requests, 2 after input without settling
   bool input = false;   ///< input arrived since the last iteration, or waits in ImGui's queue
   std::optional<Instant> settle_at;  ///< the next frame that looks whether ImGui has come to rest
-  bool timing_due = false;  ///< the ImGui timing timer ran since the last drawn frame
-  int idle_repeats = 0;     ///< frames drawn for a repeat instant in a row that changed nothing
+  bool timing_due = false;     ///< the ImGui timing timer ran since the last drawn frame
+  bool timing_repeat = false;  ///< that timer waits for a repeat instant (not a delay)
+  int idle_repeats = 0;        ///< frames drawn for a repeat instant in a row that changed nothing
   int needy_streak = 0;     ///< identical frames in a row drawn because ImGui said it needs one
   bool hidden = false;      ///< minimized or hidden: nothing is drawn
 };
@@ -73,10 +74,17 @@ template <class FrameAfter>
 std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool settle_frames, Duration frame_interval,
                                         FrameAfter&& frame_after);
 
-/// The instant ImGui's own timing asks for, before it is put on the frame grid: `next_in`
-/// seconds after `start`, plus the margin; nullopt for none or for one beyond a day away (a
-/// delay set to "never"). From `f` and the repeat counter of `s` (updated by the caller).
-CADENCE_PACER_API std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f);
+/// The instant ImGui's own timing asks for, before it is put on the frame grid, and whether it
+/// is a repeat's (else a delay's).
+struct ImGuiInstant {
+  Instant at;
+  bool repeat = false;
+};
+
+/// ImGui's next instant: its sooner of `f.timing`'s repeat and delay, seconds after `f.start`,
+/// plus the margin; nullopt for none or for one beyond a day away (a delay set to "never").
+/// From `f` and the repeat counter of `s` (updated by the caller).
+CADENCE_PACER_API std::optional<ImGuiInstant> imgui_instant(const PaceState& s, const DrawnFrame& f);
 
 template <class FrameAfter>
 std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool settle_frames, Duration frame_interval,
@@ -98,16 +106,17 @@ std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool 
     }
   }
   // ImGui's own instants: two repeat instants in a row that changed nothing end the wait for
-  // repeats until the next input or change (see imgui_instant).
+  // repeats until the next input or change (see imgui_instant); a delay's frame is not one.
   if (f.changed || f.for_input) {
     s.idle_repeats = 0;
-  } else if (s.timing_due) {
+  } else if (s.timing_due && s.timing_repeat) {
     ++s.idle_repeats;
   }
   s.timing_due = false;
-  const std::optional<Instant> instant = imgui_instant(s, f);
+  const std::optional<ImGuiInstant> instant = imgui_instant(s, f);
+  s.timing_repeat = instant && instant->repeat;
   if (!instant) return std::nullopt;
-  const Instant at = frame_after(*instant - Duration{1});
+  const Instant at = frame_after(instant->at - Duration{1});
   // A settle frame at or after the instant sees it, as the next frame of a loop that draws
   // every frame would: no frame of its own (a drag autoscroll keeps drawing at the frame
   // interval; a frame added between would take the glide off that grid).

@@ -176,6 +176,29 @@ TEST(PacingRulesTest, TwoRepeatInstantsThatChangedNothingEndTheWaitUnlessACaretB
   EXPECT_EQ(s.idle_repeats, 0) << "a change ends the idle run";
 }
 
+// A delay's frame (a sub-menu's hover timeout on any item, a tooltip's delay) that changes
+// nothing is not a repeat that changed nothing: between two repeats it must not end their wait.
+TEST(PacingRulesTest, ADelaysFrameThatChangedNothingIsNotAnIdleRepeat) {
+  PaceState s = rested();
+  DrawnFrame f = frame(false);
+  f.settle = false;
+  f.timing.repeat_in = 0.05;
+  ASSERT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after));
+  s.timing_due = true;  // one repeat instant that changed nothing
+  f.timing.delay_in = 0.01;
+  ASSERT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after)) << "the delay is sooner: waited for";
+  EXPECT_EQ(s.idle_repeats, 1);
+  for (int i = 0; i < 3; ++i) {
+    s.timing_due = true;  // the delay's frame, which changed nothing
+    f.timing.delay_in = i < 2 ? std::optional<double>(0.01) : std::nullopt;
+    EXPECT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after)) << "after delay frame " << i;
+    EXPECT_EQ(s.idle_repeats, 1) << "after delay frame " << i;
+  }
+  s.timing_due = true;  // the second repeat instant that changed nothing ends the wait
+  EXPECT_EQ(plan_after_frame(s, f, true, kInterval, grid_after), std::nullopt);
+  EXPECT_EQ(s.idle_repeats, 2);
+}
+
 TEST(PacingRulesTest, ASettleFrameAtOrAfterTheInstantSeesItAndOneJustBeforeIsLeftToIt) {
   // The settle frame comes at kT0 + 16 ms; ImGui's instant falls before it: no frame of its own.
   PaceState s = rested();
