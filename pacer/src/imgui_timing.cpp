@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 namespace cadence::detail {
 namespace {
@@ -51,11 +52,12 @@ ImGuiTiming imgui_timing() {
       }
     }
     // A held key repeats at io.KeyRepeatDelay and Rate. With keyboard or gamepad navigation,
-    // ImGui moves the focus with a held arrow (or d-pad, or left stick) on a faster schedule,
-    // and an active slider or drag steps faster still; before 1.90 an activated button held
-    // with Space or Enter repeats on the focus's schedule too. The same factors from 1.86 to
-    // 1.92 (ImGuiInputFlags_RepeatRateNavMove and NavTweak; ImGuiInputReadMode_Repeat and
-    // RepeatFast in 1.86), in float as ImGui computes them.
+    // ImGui moves the focus with a held arrow or d-pad direction on a faster schedule, and an
+    // active slider or drag steps faster still; before 1.89 an activated button held with
+    // Space (or the gamepad's Activate) repeats on the focus's schedule too, from 1.89 at the
+    // key's own rate. The same factors from 1.86 to 1.92 (ImGuiInputFlags_RepeatRateNavMove
+    // and NavTweak; ImGuiInputReadMode_Repeat and RepeatFast in 1.86), in float as ImGui
+    // computes them.
     const bool nav = (io.ConfigFlags & (ImGuiConfigFlags_NavEnableKeyboard | ImGuiConfigFlags_NavEnableGamepad)) != 0;
     const auto held = [&](float t, bool moves, bool activates) {
       keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay, io.KeyRepeatRate));
@@ -64,45 +66,60 @@ ImGuiTiming imgui_timing() {
       if (moves && g.ActiveId != 0) keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay * 0.72f, io.KeyRepeatRate * 0.30f));
     };
 #if CADENCE_IMGUI_INPUT_EVENTS
-    // The keyboard's keys, then the gamepad's; after them come the mouse buttons (above) and,
-    // from 1.87 to 1.92, the modifiers' state, neither of which repeats as a key.
-    const auto within = [](ImGuiKey key, ImGuiKey first, ImGuiKey last) { return key >= first && key <= last; };
-    for (int k = ImGuiKey_NamedKey_BEGIN; k <= ImGuiKey_GamepadRStickDown; ++k) {
+    // The keyboard's keys, then the gamepad's; the mouse buttons (above) and the modifiers'
+    // state come after them and do not repeat as keys. The gamepad's order of directions
+    // changed in 1.89.3: each key by name.
+    const auto is_any = [](ImGuiKey key, std::initializer_list<ImGuiKey> keys) {
+      return std::find(keys.begin(), keys.end(), key) != keys.end();
+    };
+    for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_Gamepad_END; ++k) {
       const auto key = static_cast<ImGuiKey>(k);
-      if (within(key, ImGuiKey_LeftCtrl, ImGuiKey_RightSuper)) continue;  // modifiers do not repeat
+      if (key >= ImGuiKey_LeftCtrl && key <= ImGuiKey_RightSuper) continue;  // modifiers do not repeat
       const ImGuiKeyData& data = *ImGui::GetKeyData(key);  // io.KeysData is indexed by version and imconfig
       if (!data.Down) continue;
-      const bool moves = within(key, ImGuiKey_LeftArrow, ImGuiKey_DownArrow) ||
-                         within(key, ImGuiKey_GamepadDpadLeft, ImGuiKey_GamepadDpadDown) ||
-                         within(key, ImGuiKey_GamepadLStickLeft, ImGuiKey_GamepadLStickDown);
-      const bool activates = key == ImGuiKey_Space || key == ImGuiKey_Enter || key == ImGuiKey_KeypadEnter ||
-                             key == ImGuiKey_GamepadFaceDown;
+      const bool moves = is_any(key, {ImGuiKey_LeftArrow, ImGuiKey_RightArrow, ImGuiKey_UpArrow, ImGuiKey_DownArrow,
+                                      ImGuiKey_GamepadDpadLeft, ImGuiKey_GamepadDpadRight, ImGuiKey_GamepadDpadUp,
+                                      ImGuiKey_GamepadDpadDown});
+      const bool activates = !CADENCE_IMGUI_NAV_ACTIVATE_AT_KEY_RATE && is_any(key, {ImGuiKey_Space, ImGuiKey_GamepadFaceDown});
       held(data.DownDuration, moves, activates);
     }
 #else
-    // 1.86 indexes io.KeysDown by the backend's own key codes; io.KeyMap names ImGui's keys there.
-    const auto is = [&](int k, ImGuiKey_ key) { return io.KeyMap[key] == k; };
+    // 1.86: the keys by the backend's own codes, and navigation's inputs (the arrows and Space
+    // mapped by ImGui, the gamepad by the backend) with their own durations.
     for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k) {
-      if (!io.KeysDown[k]) continue;
-      const bool moves = is(k, ImGuiKey_LeftArrow) || is(k, ImGuiKey_RightArrow) || is(k, ImGuiKey_UpArrow) ||
-                         is(k, ImGuiKey_DownArrow);
-      const bool activates = is(k, ImGuiKey_Space) || is(k, ImGuiKey_Enter) || is(k, ImGuiKey_KeyPadEnter);
-      held(io.KeysDownDuration[k], moves, activates);
+      if (io.KeysDown[k]) held(io.KeysDownDuration[k], false, false);
     }
+    for (const ImGuiNavInput_ input : {ImGuiNavInput_DpadLeft, ImGuiNavInput_DpadRight, ImGuiNavInput_DpadUp,
+                                       ImGuiNavInput_DpadDown, ImGuiNavInput_KeyLeft_, ImGuiNavInput_KeyRight_,
+                                       ImGuiNavInput_KeyUp_, ImGuiNavInput_KeyDown_}) {
+      held(io.NavInputsDownDuration[input], true, false);
+    }
+    held(io.NavInputsDownDuration[ImGuiNavInput_Activate], false, true);
 #endif
   }
   // A payload held over a closed tree node (or anything opening on hover) opens it.
   if (g.DragDropActive && g.HoveredId != 0 && g.HoveredIdTimer < kDragDropHoldToOpen) {
     keep_sooner(out.delay_in, static_cast<double>(kDragDropHoldToOpen - g.HoveredIdTimer));
   }
-#if CADENCE_IMGUI_HOVER_DELAYS
-  // A sub-menu the pointer stopped over while heading for another one's open popup: it opens
-  // once hovered and still for 0.30 s (BeginMenu's timer fallback). One frame per stop on any
-  // item, which is cheaper than knowing which items are menus.
+#if CADENCE_IMGUI_MENU_HOVER_TIMEOUT
+  // An item hovered in a menu whose sub-menu is open (the pointer may be heading for it): a
+  // sub-menu item there opens once hovered and still for 0.30 s (BeginMenu's timer fallback).
   constexpr float kMenuHoverToOpen = 0.30f;
-  if (g.HoveredId != 0 && (g.HoveredIdTimer < kMenuHoverToOpen || g.MouseStationaryTimer < kMenuHoverToOpen)) {
+  const auto sub_menu_open = [&] {
+    for (const ImGuiPopupData& popup : g.OpenPopupStack) {
+      if (popup.Window != nullptr && popup.Window->ParentWindow == g.HoveredWindow &&
+          (popup.Window->Flags & ImGuiWindowFlags_ChildMenu) != 0) {
+        return true;
+      }
+    }
+    return false;
+  };
+  if (g.HoveredId != 0 && g.HoveredWindow != nullptr &&
+      (g.HoveredIdTimer < kMenuHoverToOpen || g.MouseStationaryTimer < kMenuHoverToOpen) && sub_menu_open()) {
     keep_sooner(out.delay_in, static_cast<double>(kMenuHoverToOpen - std::min(g.HoveredIdTimer, g.MouseStationaryTimer)));
   }
+#endif
+#if CADENCE_IMGUI_HOVER_DELAYS
   // An item hovered with a delay (tooltips of 1.92): its delays, and the pointer keeping still.
   if (g.HoverItemDelayId != 0) {
     for (const float delay : {g.Style.HoverDelayShort, g.Style.HoverDelayNormal}) {

@@ -29,6 +29,22 @@ namespace {
 constexpr int kWidth = 1240;
 constexpr int kHeight = 720;
 
+// An arrow button that repeats while held, as each ImGui version spells it.
+bool repeating_arrow_button(const char* id, ImGuiDir dir) {
+#if CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG
+  ImGui::PushItemFlag(ImGuiItemFlags_ButtonRepeat, true);
+#else
+  ImGui::PushButtonRepeat(true);
+#endif
+  const bool pressed = ImGui::ArrowButton(id, dir);
+#if CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG
+  ImGui::PopItemFlag();
+#else
+  ImGui::PopButtonRepeat();
+#endif
+  return pressed;
+}
+
 // The app under test: a probe window with one of each widget the session exercises, beside
 // ImGui's own demo window. Each window of the pair has its own.
 struct ProbeApp {
@@ -71,20 +87,10 @@ struct ProbeApp {
     }
     ImGui::InputInt("##count", &counter);
     mark("count");
-#if CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG
-    ImGui::PushItemFlag(ImGuiItemFlags_ButtonRepeat, true);
-#else
-    ImGui::PushButtonRepeat(true);
-#endif
-    if (ImGui::ArrowButton("##left", ImGuiDir_Left)) --arrows;
+    if (repeating_arrow_button("##left", ImGuiDir_Left)) --arrows;
     ImGui::SameLine();
-    if (ImGui::ArrowButton("##right", ImGuiDir_Right)) ++arrows;
+    if (repeating_arrow_button("##right", ImGuiDir_Right)) ++arrows;
     mark("right");
-#if CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG
-    ImGui::PopItemFlag();
-#else
-    ImGui::PopButtonRepeat();
-#endif
     ImGui::SameLine();
     ImGui::Text("%d", arrows);
     mark("arrows");
@@ -503,18 +509,24 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
 
 // Keyboard navigation, which Dear ImGui's example programs turn on: a held arrow moves the focus
 // and tweaks an active slider faster than io.KeyRepeatRate (ImGui waits 0.72 times the delay,
-// then repeats at 0.80 times the rate for a move, 0.30 times for a tweak). The two windows are
+// then repeats at 0.80 times the rate for a move, 0.30 times for a tweak), and a held Space
+// presses a repeating button. The two windows are
 // compared at every frame-grid instant of each hold, so at the frame after each of ImGui's repeats.
 struct NavApp {
+  int presses = 0;  // of the repeating button
   int value = 0;
   ImGuiID nav_id = 0;  // the focused item after the frame
-  ImGuiID slider_id = 0;
+  ImGuiID button_id = 0, slider_id = 0;
   std::vector<ImGuiID> items;
   void draw() {
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
     ImGui::SetNextWindowPos(ImVec2(10, 10));
     ImGui::SetNextWindowSize(ImVec2(300, 440));
     ImGui::Begin("nav", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+    if (repeating_arrow_button("##more", ImGuiDir_Right)) ++presses;
+    button_id = ImGui::GetItemID();
+    ImGui::SameLine();
+    ImGui::Text("%d", presses);
     ImGui::SliderInt("##tweak", &value, 0, 100);
     slider_id = ImGui::GetItemID();
     items.clear();
@@ -558,7 +570,15 @@ TEST(FidelityTest, KeyboardNavigationRepeatsLookTheSameAsDrawingEveryFrame) {
     p.compare_at(t += 16ms * 4, what + ": released");
   };
   tap(GLFW_KEY_DOWN);  // the focus goes to the window's first item, or past it,
-  tap(GLFW_KEY_UP);    // and back up to it: the slider
+  tap(GLFW_KEY_UP);    // and back up to it: the repeating button
+  ASSERT_EQ(apps[0].nav_id, apps[0].button_id);
+  ASSERT_EQ(apps[1].nav_id, apps[1].button_id);
+  // Space held on it presses it at each repeat: before 1.89 on navigation's schedule, from 1.89
+  // at io.KeyRepeatRate.
+  hold(GLFW_KEY_SPACE, 16ms * 62, "Space held on the repeating button", [&] { EXPECT_EQ(apps[0].presses, apps[1].presses); });
+  EXPECT_GT(apps[1].presses, 10) << "the button repeated";
+  EXPECT_EQ(apps[0].presses, apps[1].presses);
+  tap(GLFW_KEY_DOWN);
   ASSERT_EQ(apps[0].nav_id, apps[0].slider_id);
   ASSERT_EQ(apps[1].nav_id, apps[1].slider_id);
   tap(GLFW_KEY_SPACE);  // activates it: the arrows tweak its value
@@ -569,9 +589,9 @@ TEST(FidelityTest, KeyboardNavigationRepeatsLookTheSameAsDrawingEveryFrame) {
   hold(GLFW_KEY_DOWN, 16ms * 62, "Down held in the list", [&] { EXPECT_EQ(apps[0].item(), apps[1].item()); });
   EXPECT_GT(apps[1].item(), 15) << "the focus moved down the list";
   EXPECT_EQ(apps[0].item(), apps[1].item());
-  std::printf("keyboard navigation: ImGui %s, slider at %d, focus on item %d; event-driven drew %llu frames, "
-              "every-frame %llu\n",
-              IMGUI_VERSION, apps[0].value, apps[0].item(), static_cast<unsigned long long>(p.live().stats().frames_drawn),
+  std::printf("keyboard navigation: ImGui %s, button pressed %d times, slider at %d, focus on item %d; event-driven "
+              "drew %llu frames, every-frame %llu\n",
+              IMGUI_VERSION, apps[0].presses, apps[0].value, apps[0].item(), static_cast<unsigned long long>(p.live().stats().frames_drawn),
               static_cast<unsigned long long>(p.every().stats().frames_drawn));
 }
 

@@ -34,6 +34,9 @@
 /// 1.89: the modifier keys' state is sent as ImGuiMod_Ctrl, Shift, Alt and Super (flags);
 /// 1.87 and 1.88 send it as the keys ImGuiKey_ModCtrl, ModShift, ModAlt and ModSuper.
 #define CADENCE_IMGUI_MOD_FLAGS (IMGUI_VERSION_NUM >= 18900)
+/// 1.89: an activated button held with Space (or the gamepad's Activate) repeats at
+/// io.KeyRepeatRate, as a held mouse button; before, on navigation's faster schedule.
+#define CADENCE_IMGUI_NAV_ACTIVATE_AT_KEY_RATE (IMGUI_VERSION_NUM >= 18900)
 /// 1.89.3: Dear ImGui's SDL2 backend turns SDL's horizontal wheel sign round (SDL's right is
 /// GLFW's left); before, it takes SDL's sign as it is.
 #define CADENCE_IMGUI_SDL2_FLIPS_WHEEL_X (IMGUI_VERSION_NUM >= 18930)
@@ -41,9 +44,12 @@
 /// releases make obsolete). Read the lists through cadence::detail::draw_lists().
 #define CADENCE_IMGUI_CMDLISTS_VECTOR (IMGUI_VERSION_NUM >= 18980)
 /// 1.90: items hovered with a delay (style.HoverDelayShort, HoverDelayNormal and
-/// HoverStationaryDelay), which tooltips use; the pointer's stationary time, after which a
-/// sub-menu hovered for 0.30 s opens even where the pointer was heading for another.
+/// HoverStationaryDelay), which tooltips use, read as 1.90 names them. 1.89 to 1.89.9 delay
+/// hovers too (from io, then from 1.89.7 the style), which cadence does not pace.
 #define CADENCE_IMGUI_HOVER_DELAYS (IMGUI_VERSION_NUM >= 19000)
+/// 1.90.1: a sub-menu hovered with the pointer still for 0.30 s opens even while the pointer
+/// was heading for another menu's popup (BeginMenu's timeout on its hover slack).
+#define CADENCE_IMGUI_MENU_HOVER_TIMEOUT (IMGUI_VERSION_NUM >= 19001)
 /// 1.91: a button repeats while held through PushItemFlag(ImGuiItemFlags_ButtonRepeat, true);
 /// PushButtonRepeat() before (obsolete since).
 #define CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG (IMGUI_VERSION_NUM >= 19100)
