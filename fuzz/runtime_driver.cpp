@@ -471,8 +471,15 @@ void World::frame() {
     maybe = maybe_before;
     // A frame that reached a possible request without a redraw rules it out.
     if (ran) std::erase_if(maybe, [&](Instant at) { return at <= frame_at; });
-    // Its own calls' requests that may wait (a destructor's, made after its callbacks) stay possible.
-    maybe.insert(maybe.end(), undecided_here.begin(), undecided_here.end());
+    if (ran && report.redraws_came == 0 && !asked_unknown) {
+      // No redraw came, so none of its own calls' requests was taken: each waits in the slot.
+      for (const Instant at : undecided_here) {
+        if (!asked || at < *asked) asked = at;
+      }
+    } else {
+      // Its own calls' requests that may wait (a destructor's, made after its callbacks) stay possible.
+      maybe.insert(maybe.end(), undecided_here.begin(), undecided_here.end());
+    }
   }
   for (const Failure& f : report.failures) trace("  failure %llu: %s\n", static_cast<unsigned long long>(f.timer.value), f.error.message.c_str());
 }
