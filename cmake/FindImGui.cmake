@@ -29,6 +29,7 @@ function(_cadence_imgui_check_config where)
   set(CMAKE_REQUIRED_INCLUDES ${ARGN})
   set(CMAKE_REQUIRED_DEFINITIONS ${_cadence_imgui_cflags})
   set(CMAKE_REQUIRED_QUIET ON)
+  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)  # a compile only: flags meant for a link cannot fail it
   foreach(_define IMGUI_DISABLE IMGUI_DISABLE_DEMO_WINDOWS)
     unset(_cadence_imgui_without_${_define} CACHE)
     check_cxx_source_compiles("#include <imgui.h>\n#ifndef ${_define}\n#error not set\n#endif\nint main() { return 0; }"
