@@ -30,12 +30,23 @@ bool imgui_needs_next_frame() {
   }
 #endif
   // A popup opened after its BeginPopup ran, or a sub-menu taking the place of another
-  // (BeginMenu yields a frame to it): it begins, and shows, in the next frame.
+  // (BeginMenu yields a frame to it): it begins, and shows, in the next frame. Only one opened
+  // in this frame or the last: one that no BeginPopup asks for (opened under another ID) never
+  // begins.
+  const auto is_open = [&](const ImGuiWindow* window) {
+    for (const ImGuiPopupData& popup : g.OpenPopupStack) {
+      if (popup.Window == window) return true;
+    }
+    return false;
+  };
   for (const ImGuiPopupData& popup : g.OpenPopupStack) {
-    if (popup.Window == nullptr) return true;
+    if (popup.Window == nullptr && popup.OpenFrameCount >= g.FrameCount - 1) return true;
   }
   for (ImGuiWindow* window : g.Windows) {
     if (!window->Active && !window->WasActive) continue;
+    // A popup shown in this frame and closed since (CloseCurrentPopup from its own body): it is
+    // gone from the next.
+    if (window->Active && (window->Flags & ImGuiWindowFlags_Popup) != 0 && !is_open(window)) return true;
     if (window->AutoFitFramesX > 0 || window->AutoFitFramesY > 0) return true;
     // A scroll asked for (SetScrollY, SetScrollHereY, a focused item brought into view) is
     // applied when the window begins in the next frame.

@@ -139,6 +139,62 @@ TEST(WindowTest, APopupOpenedAfterItsBeginPopupShowsBeforeTheWindowRests) {
   EXPECT_EQ(w->next_wake(), std::nullopt);
 }
 
+// A popup that closes itself from its own body (a "working..." popup whose job is done) still
+// shows in that frame and is gone from the next. The frame that closed it may look as the one
+// before did, so only the popup's window, begun but no longer open, says that a frame is still
+// needed: the window draws it before it rests.
+TEST(WindowTest, APopupClosedFromItsOwnBodyGoesBeforeTheWindowRests) {
+  ManualClock clock;
+  bool open_now = true;
+  bool close_now = false;
+  bool shown = false;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) {
+    begin_full("popups");
+    if (std::exchange(open_now, false)) ImGui::OpenPopup("working");
+    shown = ImGui::BeginPopup("working");
+    if (shown) {
+      ImGui::Text("working...");
+      if (std::exchange(close_now, false)) ImGui::CloseCurrentPopup();
+      ImGui::EndPopup();
+    }
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  ASSERT_TRUE(shown);
+  close_now = true;
+  w->request_redraw();  // as a worker's result would
+  run_until_idle(*w, clock);
+  EXPECT_FALSE(shown) << "the popup closed in the redrawn frame is gone by the time the window rests";
+  EXPECT_EQ(w->next_wake(), std::nullopt);
+}
+
+// A popup opened under an ID that no BeginPopup uses (the classic mistake of opening it inside
+// a PushID the BeginPopup is not in) never begins: after its frame it is not waited for again.
+TEST(WindowTest, APopupThatNeverBeginsCostsOneFrame) {
+  ManualClock clock;
+  bool open_now = false;
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) {
+    begin_full("popups");
+    ImGui::PushID("elsewhere");
+    if (std::exchange(open_now, false)) ImGui::OpenPopup("lost");
+    ImGui::PopID();
+    if (ImGui::BeginPopup("lost")) ImGui::EndPopup();
+    ImGui::Text("a still window");
+    ImGui::End();
+  });
+  ASSERT_TRUE(w);
+  run_until_idle(*w, clock);
+  open_now = true;
+  w->request_redraw();
+  run_until_idle(*w, clock);
+  // A pointer move is input: its frame and its settle frame, nothing more.
+  const auto before = w->stats().frames_drawn;
+  w->inject_mouse_position(5, 5);
+  run_until_idle(*w, clock);
+  EXPECT_EQ(w->stats().frames_drawn - before, 2u) << "input's frame and its settle frame only";
+}
+
 // Dear ImGui 1.92 bakes glyphs on demand and hands the renderer texture requests (create,
 // update, destroy) that it carries out over the next frames: a window comes to rest only once
 // every texture is settled. Large text at sizes not drawn before makes the atlas grow, so that
