@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <iterator>
 
 namespace cadence::detail {
 namespace {
@@ -42,61 +43,86 @@ ImGuiTiming imgui_timing() {
   const ImGuiIO& io = g.IO;
   ImGuiTiming out;
   // Held buttons and keys repeat for the active item (a held "+", a text field being typed
-  // in) and for the app's own IsKeyPressed(key, true) and IsMouseClicked(button, true); a hold
-  // that changes nothing is cut short by the window (window.cpp, idle_repeats).
-  {
-    for (int b = 0; b < 5; ++b) {
-      if (io.MouseDown[b]) {
-        keep_sooner(out.repeat_in,
-                    repeat_after(io.MouseDownDuration[b], io.KeyRepeatDelay, io.KeyRepeatRate * kMouseRepeatRateScale));
-      }
+  // in) and for the app's own IsKeyPressed(key, true) and IsMouseClicked(button, true); a
+  // schedule whose repeats change nothing is cut short (pacing_rules.hpp).
+  const auto sooner = [&](RepeatSchedule schedule, float t, float delay, float rate) {
+    keep_sooner(out.repeat_in[static_cast<int>(schedule)], repeat_after(t, delay, rate));
+  };
+  for (int b = 0; b < 5; ++b) {
+    if (io.MouseDown[b]) {
+      sooner(RepeatSchedule::pointer, io.MouseDownDuration[b], io.KeyRepeatDelay, io.KeyRepeatRate * kMouseRepeatRateScale);
     }
-    // A held key repeats at io.KeyRepeatDelay and Rate. With keyboard or gamepad navigation,
-    // ImGui moves the focus with a held arrow or d-pad direction on a faster schedule, and an
-    // active slider or drag steps faster still; before 1.89 an activated button held with
-    // Space (or the gamepad's Activate) repeats on the focus's schedule too, from 1.89 at the
-    // key's own rate. The same factors from 1.86 to 1.92 (ImGuiInputFlags_RepeatRateNavMove
-    // and NavTweak; ImGuiInputReadMode_Repeat and RepeatFast in 1.86), in float as ImGui
-    // computes them.
-    const bool nav = (io.ConfigFlags & (ImGuiConfigFlags_NavEnableKeyboard | ImGuiConfigFlags_NavEnableGamepad)) != 0;
-    const auto held = [&](float t, bool moves, bool activates) {
-      keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay, io.KeyRepeatRate));
-      if (!nav || !(moves || activates)) return;
-      keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay * 0.72f, io.KeyRepeatRate * 0.80f));
-      if (moves && g.ActiveId != 0) keep_sooner(out.repeat_in, repeat_after(t, io.KeyRepeatDelay * 0.72f, io.KeyRepeatRate * 0.30f));
-    };
-#if CADENCE_IMGUI_INPUT_EVENTS
-    // The keyboard's keys, then the gamepad's; the mouse buttons (above) and the modifiers'
-    // state come after them and do not repeat as keys. The gamepad's order of directions
-    // changed in 1.89.3: each key by name.
-    const auto is_any = [](ImGuiKey key, std::initializer_list<ImGuiKey> keys) {
-      return std::find(keys.begin(), keys.end(), key) != keys.end();
-    };
-    for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_Gamepad_END; ++k) {
-      const auto key = static_cast<ImGuiKey>(k);
-      if (key >= ImGuiKey_LeftCtrl && key <= ImGuiKey_RightSuper) continue;  // modifiers do not repeat
-      const ImGuiKeyData& data = *ImGui::GetKeyData(key);  // io.KeysData is indexed by version and imconfig
-      if (!data.Down) continue;
-      const bool moves = is_any(key, {ImGuiKey_LeftArrow, ImGuiKey_RightArrow, ImGuiKey_UpArrow, ImGuiKey_DownArrow,
-                                      ImGuiKey_GamepadDpadLeft, ImGuiKey_GamepadDpadRight, ImGuiKey_GamepadDpadUp,
-                                      ImGuiKey_GamepadDpadDown});
-      const bool activates = !CADENCE_IMGUI_NAV_ACTIVATE_AT_KEY_RATE && is_any(key, {ImGuiKey_Space, ImGuiKey_GamepadFaceDown});
-      held(data.DownDuration, moves, activates);
-    }
-#else
-    // 1.86: the keys by the backend's own codes, and navigation's inputs (the arrows and Space
-    // mapped by ImGui, the gamepad by the backend) with their own durations.
-    for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k) {
-      if (io.KeysDown[k]) held(io.KeysDownDuration[k], false, false);
-    }
-    for (const ImGuiNavInput_ input : {ImGuiNavInput_DpadLeft, ImGuiNavInput_DpadRight, ImGuiNavInput_DpadUp,
-                                       ImGuiNavInput_DpadDown, ImGuiNavInput_KeyLeft_, ImGuiNavInput_KeyRight_,
-                                       ImGuiNavInput_KeyUp_, ImGuiNavInput_KeyDown_}) {
-      held(io.NavInputsDownDuration[input], true, false);
-    }
-    held(io.NavInputsDownDuration[ImGuiNavInput_Activate], false, true);
-#endif
   }
+  // A held key repeats at io.KeyRepeatDelay and Rate. With navigation on for its device, a held
+  // direction moves the focus on a faster schedule, unless the active item takes that direction
+  // (IsActiveIdUsingNavDir: a slider or drag its axis, a text field Left and Right); then a
+  // slider or drag steps faster still, and a text field reads the key at its own rate. Before
+  // 1.89 a button activated with Space (or the gamepad's Activate) repeats on the focus's
+  // schedule too, from 1.89 at the key's own rate. The same factors from 1.86 to 1.92
+  // (ImGuiInputFlags_RepeatRateNavMove and NavTweak; ImGuiInputReadMode_Repeat and RepeatFast
+  // in 1.86), in float as ImGui computes them.
+  const bool text_active = g.ActiveId != 0 && g.ActiveId == g.InputTextState.ID;
+  const auto held = [&](float t, bool nav, int dir, bool activates) {
+    sooner(RepeatSchedule::key, t, io.KeyRepeatDelay, io.KeyRepeatRate);
+    if (!nav) return;
+    const float delay = io.KeyRepeatDelay * 0.72f;
+    if (activates) sooner(RepeatSchedule::nav_move, t, delay, io.KeyRepeatRate * 0.80f);
+    if (dir == ImGuiDir_None) return;
+    const bool taken = g.ActiveId != 0 && (g.ActiveIdUsingNavDirMask & (1u << dir)) != 0;
+    if (!taken) {
+      sooner(RepeatSchedule::nav_move, t, delay, io.KeyRepeatRate * 0.80f);
+    } else if (!text_active) {
+      sooner(RepeatSchedule::nav_tweak, t, delay, io.KeyRepeatRate * 0.30f);
+    }
+  };
+#if CADENCE_IMGUI_INPUT_EVENTS
+  // The keyboard's keys, then the gamepad's; the mouse buttons (above) and the modifiers' state
+  // come after them and do not repeat as keys. Directions by name: the gamepad's order of them
+  // differs between releases.
+  const bool nav_keyboard = (io.ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) != 0;
+  const bool nav_gamepad = (io.ConfigFlags & ImGuiConfigFlags_NavEnableGamepad) != 0;
+  struct Direction {
+    ImGuiKey key;
+    bool gamepad;
+    int dir;
+  };
+  constexpr Direction kDirections[] = {
+      {ImGuiKey_LeftArrow, false, ImGuiDir_Left},         {ImGuiKey_RightArrow, false, ImGuiDir_Right},
+      {ImGuiKey_UpArrow, false, ImGuiDir_Up},             {ImGuiKey_DownArrow, false, ImGuiDir_Down},
+      {ImGuiKey_GamepadDpadLeft, true, ImGuiDir_Left},    {ImGuiKey_GamepadDpadRight, true, ImGuiDir_Right},
+      {ImGuiKey_GamepadDpadUp, true, ImGuiDir_Up},        {ImGuiKey_GamepadDpadDown, true, ImGuiDir_Down},
+  };
+  for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_Gamepad_END; ++k) {
+    const auto key = static_cast<ImGuiKey>(k);
+    if (key >= ImGuiKey_LeftCtrl && key <= ImGuiKey_RightSuper) continue;  // modifiers do not repeat
+    const ImGuiKeyData& data = *ImGui::GetKeyData(key);  // io.KeysData is indexed by version and imconfig
+    if (!data.Down) continue;
+    const bool gamepad = key >= ImGuiKey_GamepadStart;
+    const auto direction = std::find_if(std::begin(kDirections), std::end(kDirections),
+                                        [&](const Direction& d) { return d.key == key; });
+    const int dir = direction != std::end(kDirections) ? direction->dir : static_cast<int>(ImGuiDir_None);
+    const bool activates = !CADENCE_IMGUI_NAV_ACTIVATE_AT_KEY_RATE && (key == ImGuiKey_Space || key == ImGuiKey_GamepadFaceDown);
+    held(data.DownDuration, gamepad ? nav_gamepad : nav_keyboard, dir, activates);
+  }
+#else
+  // 1.86: the keys by the backend's own codes, and navigation's inputs (the arrows and Space
+  // mapped by ImGui when keyboard navigation is on, the gamepad's by the backend) with their
+  // own durations.
+  for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k) {
+    if (io.KeysDown[k]) held(io.KeysDownDuration[k], false, ImGuiDir_None, false);
+  }
+  struct Direction {
+    ImGuiNavInput_ input;
+    int dir;
+  };
+  for (const Direction d : {Direction{ImGuiNavInput_DpadLeft, ImGuiDir_Left}, Direction{ImGuiNavInput_DpadRight, ImGuiDir_Right},
+                            Direction{ImGuiNavInput_DpadUp, ImGuiDir_Up}, Direction{ImGuiNavInput_DpadDown, ImGuiDir_Down},
+                            Direction{ImGuiNavInput_KeyLeft_, ImGuiDir_Left}, Direction{ImGuiNavInput_KeyRight_, ImGuiDir_Right},
+                            Direction{ImGuiNavInput_KeyUp_, ImGuiDir_Up}, Direction{ImGuiNavInput_KeyDown_, ImGuiDir_Down}}) {
+    held(io.NavInputsDownDuration[d.input], true, d.dir, false);
+  }
+  held(io.NavInputsDownDuration[ImGuiNavInput_Activate], true, ImGuiDir_None, true);
+#endif
   // A payload held over a closed tree node (or anything opening on hover) opens it.
   if (g.DragDropActive && g.HoveredId != 0 && g.HoveredIdTimer < kDragDropHoldToOpen) {
     keep_sooner(out.delay_in, static_cast<double>(kDragDropHoldToOpen - g.HoveredIdTimer));

@@ -43,25 +43,31 @@ Iteration decide(PaceState& s, Instant frame_start, bool caret_toggled, bool ask
   return it;
 }
 
-std::optional<ImGuiInstant> imgui_instant(const PaceState& s, const DrawnFrame& f) {
-  // A repeat is waited for while the held item acts on it; two repeat instants in a row that
-  // changed nothing (a held slider, a button without repeat, a value at its limit) end the wait
-  // until the next input or change. Two, not one: ImGui 1.86 acts on a held button half a
-  // repeat period after its delay, not at it. Not while a text field is active: ImGui restarts
-  // its caret's blink at every repeat of a key it takes, even one that changes nothing
-  // (Backspace in an empty field), and the caret follows that.
+bool repeat_waited_for(const PaceState& s, const DrawnFrame& f, int schedule) {
+  // Not while a text field is active for a key or the pointer: ImGui restarts its caret's blink
+  // at every repeat of a key it takes, even one that changes nothing (Backspace in an empty
+  // field), and the caret follows that.
+  const bool caret_follows = f.caret_running && (schedule == static_cast<int>(RepeatSchedule::key) ||
+                                                  schedule == static_cast<int>(RepeatSchedule::pointer));
+  return f.timing.repeat_in[schedule] && (s.idle_repeats[schedule] < kIdleRepeatsToStop || caret_follows);
+}
+
+std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f) {
   std::optional<double> next = f.timing.delay_in;
-  bool repeat = false;
-  if (f.timing.repeat_in && (s.idle_repeats < 2 || f.caret_running) && (!next || *f.timing.repeat_in < *next)) {
-    next = f.timing.repeat_in;
-    repeat = true;
+  for (int i = 0; i < kRepeatSchedules; ++i) {
+    if (repeat_waited_for(s, f, i) && (!next || *f.timing.repeat_in[i] < *next)) {
+      next = f.timing.repeat_in[i];
+    }
   }
   if (!next || *next >= kLongestImGuiWait) return std::nullopt;  // a delay set beyond it (FLT_MAX) never comes
+  return imgui_seconds_after(f, *next);
+}
+
+Instant imgui_seconds_after(const DrawnFrame& f, double seconds) {
   // ImGui adds up float frame times: a little past the instant, so that its sum has crossed the
   // threshold when it looks. Counted from the frame's start, not from now (after the buffer
   // swap, which may have waited for the screen).
-  return ImGuiInstant{f.start + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*next)) + kImGuiTimingMargin,
-                      repeat};
+  return f.start + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(seconds)) + kImGuiTimingMargin;
 }
 
 }  // namespace cadence::detail

@@ -5,6 +5,7 @@
 // Private to cadence::pacer (exported from a shared build for its tests only).
 #pragma once
 
+#include <array>
 #include <optional>
 
 #include "cadence/export.hpp"
@@ -18,9 +19,12 @@ struct PaceState {
   int frames_owed = 1;  ///< frames to draw at once: start-up, redraw requests, 2 after input without settling
   bool input = false;   ///< input arrived since the last iteration, or waits in ImGui's queue
   std::optional<Instant> settle_at;  ///< the next frame that looks whether ImGui has come to rest
-  bool timing_due = false;     ///< the ImGui timing timer ran since the last drawn frame
-  bool timing_repeat = false;  ///< that timer waits for a repeat instant (not a delay)
-  int idle_repeats = 0;        ///< frames drawn for a repeat instant in a row that changed nothing
+  bool timing_due = false;  ///< the ImGui timing timer ran since the last drawn frame
+  /// The repeat schedules (bit 1 << RepeatSchedule) with an instant at or before that timer's
+  /// frame; none for a delay's.
+  unsigned timing_schedules = 0;
+  /// Per RepeatSchedule: frames drawn for its instants in a row that changed nothing.
+  std::array<int, kRepeatSchedules> idle_repeats{};
   int needy_streak = 0;     ///< identical frames in a row drawn because ImGui said it needs one
   bool hidden = false;      ///< minimized or hidden: nothing is drawn
 };
@@ -65,6 +69,10 @@ struct DrawnFrame {
 inline constexpr int kMaxNeedyFrames = 3;
 /// How far past one of ImGui's own instants the frame that sees it is drawn.
 inline constexpr Duration kImGuiTimingMargin = std::chrono::microseconds(500);
+/// Instants of one repeat schedule in a row that changed nothing, after which it is not waited
+/// for until the next input or change. Two, not one: ImGui 1.86 acts on a held button half a
+/// repeat period after its delay, not at it.
+inline constexpr int kIdleRepeatsToStop = 2;
 
 /// After a drawn frame: sets the settle frame and the repeat counters, marks input still
 /// queued, and returns the instant at which ImGui's own timing wants a frame (the timing timer),
@@ -74,17 +82,17 @@ template <class FrameAfter>
 std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool settle_frames, Duration frame_interval,
                                         FrameAfter&& frame_after);
 
-/// The instant ImGui's own timing asks for, before it is put on the frame grid, and whether it
-/// is a repeat's (else a delay's).
-struct ImGuiInstant {
-  Instant at;
-  bool repeat = false;
-};
-
-/// ImGui's next instant: its sooner of `f.timing`'s repeat and delay, seconds after `f.start`,
-/// plus the margin; nullopt for none or for one beyond a day away (a delay set to "never").
-/// From `f` and the repeat counter of `s` (updated by the caller).
-CADENCE_PACER_API std::optional<ImGuiInstant> imgui_instant(const PaceState& s, const DrawnFrame& f);
+/// ImGui's next instant: the soonest of `f.timing`'s delay and the repeats of the schedules
+/// waited for (repeat_waited_for), seconds after `f.start`, plus the margin; nullopt for none or
+/// for one beyond a day away (a delay set to "never"). From `f` and the repeat counters of `s`
+/// (updated by the caller).
+CADENCE_PACER_API std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f);
+/// Whether the next instant of repeat schedule `schedule` (an int of RepeatSchedule) is waited
+/// for: one is due, and fewer than kIdleRepeatsToStop of its instants in a row changed nothing,
+/// or (for a key or the pointer) a text field's caret restarts at each.
+CADENCE_PACER_API bool repeat_waited_for(const PaceState& s, const DrawnFrame& f, int schedule);
+/// `seconds` of ImGui's frame time after `f.start`, plus the margin.
+CADENCE_PACER_API Instant imgui_seconds_after(const DrawnFrame& f, double seconds);
 
 template <class FrameAfter>
 std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool settle_frames, Duration frame_interval,
@@ -105,18 +113,24 @@ std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool 
       s.settle_at = f.start + frame_interval;
     }
   }
-  // ImGui's own instants: two repeat instants in a row that changed nothing end the wait for
-  // repeats until the next input or change (see imgui_instant); a delay's frame is not one.
+  // ImGui's own instants: a schedule whose instants changed nothing kIdleRepeatsToStop times in
+  // a row is not waited for until the next input or change (see imgui_instant); a delay's
+  // frame counts for none.
   if (f.changed || f.for_input) {
-    s.idle_repeats = 0;
-  } else if (s.timing_due && s.timing_repeat) {
-    ++s.idle_repeats;
+    s.idle_repeats.fill(0);
+  } else if (s.timing_due) {
+    for (int i = 0; i < kRepeatSchedules; ++i) {
+      if ((s.timing_schedules & (1u << i)) != 0) ++s.idle_repeats[i];
+    }
   }
   s.timing_due = false;
-  const std::optional<ImGuiInstant> instant = imgui_instant(s, f);
-  s.timing_repeat = instant && instant->repeat;
+  s.timing_schedules = 0;
+  const std::optional<Instant> instant = imgui_instant(s, f);
   if (!instant) return std::nullopt;
-  const Instant at = frame_after(instant->at - Duration{1});
+  const Instant at = frame_after(*instant - Duration{1});
+  for (int i = 0; i < kRepeatSchedules; ++i) {  // the schedules whose instant that frame sees
+    if (repeat_waited_for(s, f, i) && imgui_seconds_after(f, *f.timing.repeat_in[i]) <= at) s.timing_schedules |= 1u << i;
+  }
   // A settle frame at or after the instant sees it, as the next frame of a loop that draws
   // every frame would: no frame of its own (a drag autoscroll keeps drawing at the frame
   // interval; a frame added between would take the glide off that grid).

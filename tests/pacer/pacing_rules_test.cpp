@@ -11,6 +11,8 @@ using namespace std::chrono_literals;
 
 const Instant kT0 = Instant{} + 10s;
 constexpr Duration kInterval = 16ms;
+constexpr int kKey = static_cast<int>(RepeatSchedule::key);
+constexpr int kNavMove = static_cast<int>(RepeatSchedule::nav_move);
 
 // The frame grid of a runtime whose origin is Instant{}: the first multiple of 16 ms after t.
 Instant grid_after(Instant t) {
@@ -161,19 +163,19 @@ TEST(PacingRulesTest, TwoRepeatInstantsThatChangedNothingEndTheWaitUnlessACaretB
   PaceState s = rested();
   DrawnFrame f = frame(false);
   f.settle = false;
-  f.timing.repeat_in = 0.05;
+  f.timing.repeat_in[kKey] = 0.05;
   EXPECT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after)) << "a frame not drawn for a repeat";
   s.timing_due = true;  // the timing timer ran for this frame, which changed nothing
   EXPECT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after)) << "one idle repeat is waited past";
   s.timing_due = true;
   EXPECT_EQ(plan_after_frame(s, f, true, kInterval, grid_after), std::nullopt);
-  EXPECT_EQ(s.idle_repeats, 2);
+  EXPECT_EQ(s.idle_repeats[kKey], 2);
   f.caret_running = true;
   s.timing_due = true;
   EXPECT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after)) << "ImGui restarts the caret at each repeat";
   f.caret_running = false;
   (void)plan_after_frame(s, frame(true), true, kInterval, grid_after);
-  EXPECT_EQ(s.idle_repeats, 0) << "a change ends the idle run";
+  EXPECT_EQ(s.idle_repeats[kKey], 0) << "a change ends the idle run";
 }
 
 // A delay's frame (a sub-menu's hover timeout on any item, a tooltip's delay) that changes
@@ -182,33 +184,92 @@ TEST(PacingRulesTest, ADelaysFrameThatChangedNothingIsNotAnIdleRepeat) {
   PaceState s = rested();
   DrawnFrame f = frame(false);
   f.settle = false;
-  f.timing.repeat_in = 0.05;
+  f.timing.repeat_in[kKey] = 0.05;
   ASSERT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after));
   s.timing_due = true;  // one repeat instant that changed nothing
   f.timing.delay_in = 0.01;
   ASSERT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after)) << "the delay is sooner: waited for";
-  EXPECT_EQ(s.idle_repeats, 1);
+  EXPECT_EQ(s.idle_repeats[kKey], 1);
   for (int i = 0; i < 3; ++i) {
     s.timing_due = true;  // the delay's frame, which changed nothing
     f.timing.delay_in = i < 2 ? std::optional<double>(0.01) : std::nullopt;
     EXPECT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after)) << "after delay frame " << i;
-    EXPECT_EQ(s.idle_repeats, 1) << "after delay frame " << i;
+    EXPECT_EQ(s.idle_repeats[kKey], 1) << "after delay frame " << i;
   }
   s.timing_due = true;  // the second repeat instant that changed nothing ends the wait
   EXPECT_EQ(plan_after_frame(s, f, true, kInterval, grid_after), std::nullopt);
-  EXPECT_EQ(s.idle_repeats, 2);
+  EXPECT_EQ(s.idle_repeats[kKey], 2);
+}
+
+// Each repeat schedule is cut short on its own: navigation's moves that find no item (every
+// 40 ms from 198 ms) must not end the wait for the key's own repeats (from 275 ms), which the
+// app may read; the key's, in turn, stop once two of them changed nothing.
+TEST(PacingRulesTest, OneSchedulesIdleRepeatsDoNotEndAnothersWait) {
+  PaceState s = rested();
+  DrawnFrame f = frame(false);
+  f.settle = false;
+  f.start = kT0;
+  f.timing.repeat_in[kNavMove] = 0.198;
+  f.timing.repeat_in[kKey] = 0.275;
+  std::optional<Instant> at = plan_after_frame(s, f, true, kInterval, grid_after);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(*at, grid_after(kT0 + 198ms));
+  EXPECT_EQ(s.timing_schedules, 1u << kNavMove) << "the key's instant comes later";
+  // Navigation's first and second instants change nothing.
+  for (const double nav_in : {0.040, 0.037}) {
+    s.timing_due = true;
+    f.start = *at;
+    f.timing.repeat_in[kNavMove] = nav_in;
+    f.timing.repeat_in[kKey] = std::chrono::duration<double>(kT0 + 275ms - f.start).count();
+    at = plan_after_frame(s, f, true, kInterval, grid_after);
+    ASSERT_TRUE(at);
+  }
+  EXPECT_EQ(s.idle_repeats[kNavMove], 2);
+  EXPECT_EQ(s.idle_repeats[kKey], 0);
+  EXPECT_EQ(*at, grid_after(kT0 + 275ms)) << "navigation is no longer waited for; the key is";
+  EXPECT_EQ(s.timing_schedules, 1u << kKey);
+  // The key's repeat changed something: every schedule is waited for again.
+  s.timing_due = true;
+  f = frame(true);
+  f.settle = false;
+  f.start = *at;
+  f.timing.repeat_in[kNavMove] = 0.010;
+  f.timing.repeat_in[kKey] = 0.050;
+  at = plan_after_frame(s, f, true, kInterval, grid_after);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(s.idle_repeats[kNavMove], 0);
+  EXPECT_EQ(*at, grid_after(f.start + 10ms));
+  // One frame may see the instants of two schedules: both count it.
+  s.timing_due = true;
+  f = frame(false);
+  f.settle = false;
+  f.start = *at;
+  f.timing.repeat_in[kNavMove] = 0.020;
+  f.timing.repeat_in[kKey] = 0.021;
+  at = plan_after_frame(s, f, true, kInterval, grid_after);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(s.timing_schedules, (1u << kNavMove) | (1u << kKey));
+  s.timing_due = true;
+  f.start = *at;
+  at = plan_after_frame(s, f, true, kInterval, grid_after);
+  EXPECT_EQ(s.idle_repeats[kNavMove], 2);
+  EXPECT_EQ(s.idle_repeats[kKey], 1);
+  ASSERT_TRUE(at) << "the key's second idle instant is still to come";
+  s.timing_due = true;
+  f.start = *at;
+  EXPECT_EQ(plan_after_frame(s, f, true, kInterval, grid_after), std::nullopt) << "both schedules are spent";
 }
 
 TEST(PacingRulesTest, ASettleFrameAtOrAfterTheInstantSeesItAndOneJustBeforeIsLeftToIt) {
   // The settle frame comes at kT0 + 16 ms; ImGui's instant falls before it: no frame of its own.
   PaceState s = rested();
   DrawnFrame f = frame(true);
-  f.timing.repeat_in = 0.001;
+  f.timing.repeat_in[kKey] = 0.001;
   EXPECT_EQ(plan_after_frame(s, f, true, kInterval, grid_after), std::nullopt);
   EXPECT_EQ(s.settle_at, kT0 + kInterval);
   // The instant falls within a frame interval after the settle frame: the settle frame goes.
   s = rested();
-  f.timing.repeat_in = 0.020;
+  f.timing.repeat_in[kKey] = 0.020;
   const std::optional<Instant> at = plan_after_frame(s, f, true, kInterval, grid_after);
   ASSERT_TRUE(at);
   EXPECT_EQ(s.settle_at, std::nullopt);
@@ -222,7 +283,7 @@ TEST(PacingRulesTest, ASettleFrameAtOrAfterTheInstantSeesItAndOneJustBeforeIsLef
   s = rested();
   f = frame(false);
   f.needs_next = true;
-  f.timing.repeat_in = 0.020;
+  f.timing.repeat_in[kKey] = 0.020;
   ASSERT_TRUE(plan_after_frame(s, f, true, kInterval, grid_after));
   EXPECT_EQ(s.settle_at, kT0 + kInterval);
 }

@@ -29,9 +29,10 @@
 // - at the frame interval (the settle check) after a drawn frame whose draw data (vertices,
 //   indices, commands, textures) differ from the frame before, after a frame drawn for input
 //   (immediate mode shows what input changed late in a frame only in the next), and after a
-//   frame in which a window is still appearing, a popup was opened that has not begun yet, a
-//   keyboard or gamepad navigation move is under way, or (1.92) a texture waits for the
-//   renderer (trusted for 3 identical frames at most). It
+//   frame in which a window is still appearing, a popup was opened that has not begun yet (in
+//   that frame or the one before) or was closed from its own body, a keyboard or gamepad
+//   navigation move is under way, or (1.92) a texture waits for the renderer (trusted for 3
+//   identical frames at most). It
 //   stops after two identical frames in a row: content that changes by itself (a plot, a
 //   progress bar driven by ImGui::GetTime()) keeps drawing at the frame interval, and a still
 //   screen costs nothing. Content that changes in every frame it is drawn in (a frame counter,
@@ -40,13 +41,18 @@
 // - at ImGui's own instants, read after each frame into one system timer (kImGuiTimingTimer):
 //   the next repeat of a held mouse button or key (io.KeyRepeatDelay, then KeyRepeatRate), for
 //   the active item (a held "+") and for the app's IsKeyPressed/IsMouseClicked with repeat, and
-//   with keyboard navigation on, the faster repeats ImGui navigates with (0.72 of the delay,
-//   then 0.80 of the rate for a move; 0.30 of it for a tweak of an active slider); the
-//   hold-to-open delay of a drag-and-drop payload over a tree node; the hover delays (1.90+).
-//   A held "+" costs one frame per repeat, plus its settle frame where repeats are more than
-//   two frame intervals apart. Two repeat instants in a row that changed nothing (a held
-//   slider, a value at its limit) end the wait until the next input or change, except while a
-//   text field is active (ImGui restarts its caret's blink at every repeat of a key it takes).
+//   with navigation on, the faster repeats ImGui navigates with: 0.72 of the delay, then 0.80
+//   of the rate for a held arrow or d-pad direction that moves the focus (and, before 1.89, for
+//   Space or the gamepad's Activate held on a button), 0.30 of it for one that tweaks an active
+//   slider or drag (a text field reads its arrows at the key's own rate); the hold-to-open delay
+//   of a drag-and-drop payload over a tree node; the hover delays (1.90+); a sub-menu hovered
+//   still for 0.30 s while another's popup is open (1.90.1+). A held "+" costs one frame per
+//   repeat, plus its settle frame where repeats are more than two frame intervals apart. Each
+//   schedule of repeats (the mouse's, the keys', navigation's moves, its tweaks) whose instants
+//   changed nothing twice in a row (a held slider, a value at its limit, a move with no item to
+//   go to) is not waited for until the next input or change; a delay's frame counts for none,
+//   and the keys' and the mouse's go on while a text field is active (ImGui restarts its caret's
+//   blink at every repeat of a key it takes).
 //   The frame comes at the first instant of the frame grid (WindowRuntime::frame_after) at
 //   least 0.5 ms past ImGui's instant: where a loop drawing every frame sees it. A settle frame
 //   at or after that instant sees it with no frame of its own; one before it is left to it,
