@@ -46,7 +46,7 @@ ImGuiTiming imgui_timing() {
   // in) and for the app's own IsKeyPressed(key, true) and IsMouseClicked(button, true); a
   // schedule whose repeats change nothing is cut short (pacing_rules.hpp).
   const auto sooner = [&](RepeatSchedule schedule, float t, float delay, float rate) {
-    keep_sooner(out.repeat_in[static_cast<int>(schedule)], repeat_after(t, delay, rate));
+    keep_sooner(out.repeat_in[static_cast<std::size_t>(schedule)], repeat_after(t, delay, rate));
   };
   for (int b = 0; b < 5; ++b) {
     if (io.MouseDown[b]) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 
 namespace cadence::detail {
@@ -21,7 +22,7 @@ enum class RepeatSchedule : unsigned char {
   nav_move,   ///< navigation moving the focus with a held direction (x0.72 delay, x0.80 rate)
   nav_tweak,  ///< navigation tweaking an active slider or drag with a held direction (x0.72, x0.30)
 };
-inline constexpr int kRepeatSchedules = 4;
+inline constexpr std::size_t kRepeatSchedules = 4;
 
 struct ImGuiTiming {
   /// Seconds from the frame just drawn to the next repeat on each schedule (RepeatSchedule's

@@ -43,18 +43,18 @@ Iteration decide(PaceState& s, Instant frame_start, bool caret_toggled, bool ask
   return it;
 }
 
-bool repeat_waited_for(const PaceState& s, const DrawnFrame& f, int schedule) {
+bool repeat_waited_for(const PaceState& s, const DrawnFrame& f, std::size_t schedule) {
   // Not while a text field is active for a key or the pointer: ImGui restarts its caret's blink
   // at every repeat of a key it takes, even one that changes nothing (Backspace in an empty
   // field), and the caret follows that.
-  const bool caret_follows = f.caret_running && (schedule == static_cast<int>(RepeatSchedule::key) ||
-                                                  schedule == static_cast<int>(RepeatSchedule::pointer));
+  const bool caret_follows = f.caret_running && (schedule == static_cast<std::size_t>(RepeatSchedule::key) ||
+                                                  schedule == static_cast<std::size_t>(RepeatSchedule::pointer));
   return f.timing.repeat_in[schedule] && (s.idle_repeats[schedule] < kIdleRepeatsToStop || caret_follows);
 }
 
 std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f) {
   std::optional<double> next = f.timing.delay_in;
-  for (int i = 0; i < kRepeatSchedules; ++i) {
+  for (std::size_t i = 0; i < kRepeatSchedules; ++i) {
     if (repeat_waited_for(s, f, i) && (!next || *f.timing.repeat_in[i] < *next)) {
       next = f.timing.repeat_in[i];
     }

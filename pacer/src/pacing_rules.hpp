@@ -87,10 +87,10 @@ std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool 
 /// for one beyond a day away (a delay set to "never"). From `f` and the repeat counters of `s`
 /// (updated by the caller).
 CADENCE_PACER_API std::optional<Instant> imgui_instant(const PaceState& s, const DrawnFrame& f);
-/// Whether the next instant of repeat schedule `schedule` (an int of RepeatSchedule) is waited
+/// Whether the next instant of repeat schedule `schedule` (RepeatSchedule as an index) is waited
 /// for: one is due, and fewer than kIdleRepeatsToStop of its instants in a row changed nothing,
 /// or (for a key or the pointer) a text field's caret restarts at each.
-CADENCE_PACER_API bool repeat_waited_for(const PaceState& s, const DrawnFrame& f, int schedule);
+CADENCE_PACER_API bool repeat_waited_for(const PaceState& s, const DrawnFrame& f, std::size_t schedule);
 /// `seconds` of ImGui's frame time after `f.start`, plus the margin.
 CADENCE_PACER_API Instant imgui_seconds_after(const DrawnFrame& f, double seconds);
 
@@ -119,7 +119,7 @@ std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool 
   if (f.changed || f.for_input) {
     s.idle_repeats.fill(0);
   } else if (s.timing_due) {
-    for (int i = 0; i < kRepeatSchedules; ++i) {
+    for (std::size_t i = 0; i < kRepeatSchedules; ++i) {
       if ((s.timing_schedules & (1u << i)) != 0) ++s.idle_repeats[i];
     }
   }
@@ -128,7 +128,7 @@ std::optional<Instant> plan_after_frame(PaceState& s, const DrawnFrame& f, bool 
   const std::optional<Instant> instant = imgui_instant(s, f);
   if (!instant) return std::nullopt;
   const Instant at = frame_after(*instant - Duration{1});
-  for (int i = 0; i < kRepeatSchedules; ++i) {  // the schedules whose instant that frame sees
+  for (std::size_t i = 0; i < kRepeatSchedules; ++i) {  // the schedules whose instant that frame sees
     if (repeat_waited_for(s, f, i) && imgui_seconds_after(f, *f.timing.repeat_in[i]) <= at) s.timing_schedules |= 1u << i;
   }
   // A settle frame at or after the instant sees it, as the next frame of a loop that draws

@@ -11,8 +11,8 @@ using namespace std::chrono_literals;
 
 const Instant kT0 = Instant{} + 10s;
 constexpr Duration kInterval = 16ms;
-constexpr int kKey = static_cast<int>(RepeatSchedule::key);
-constexpr int kNavMove = static_cast<int>(RepeatSchedule::nav_move);
+constexpr std::size_t kKey = static_cast<std::size_t>(RepeatSchedule::key);
+constexpr std::size_t kNavMove = static_cast<std::size_t>(RepeatSchedule::nav_move);
 
 // The frame grid of a runtime whose origin is Instant{}: the first multiple of 16 ms after t.
 Instant grid_after(Instant t) {
