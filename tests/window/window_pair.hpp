@@ -5,6 +5,8 @@
 #pragma once
 #include <gtest/gtest.h>
 #include <imgui.h>
+
+#include "cadence/imgui_features.hpp"  // before imgui_internal.h
 #include <imgui_internal.h>
 
 #include <cmath>
@@ -123,6 +125,22 @@ inline bool caret_shown(const Window& w) {
   if (g.ActiveId == 0 || g.InputTextState.ID != g.ActiveId) return false;
   const float anim = g.InputTextState.CursorAnim;
   return anim <= 0.0f || std::fmod(anim, 1.20f) <= 0.80f;
+}
+
+// An arrow button that repeats while held, as each ImGui version spells it.
+inline bool repeating_arrow_button(const char* id, ImGuiDir dir) {
+#if CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG
+  ImGui::PushItemFlag(ImGuiItemFlags_ButtonRepeat, true);
+#else
+  ImGui::PushButtonRepeat(true);
+#endif
+  const bool pressed = ImGui::ArrowButton(id, dir);
+#if CADENCE_IMGUI_BUTTON_REPEAT_ITEM_FLAG
+  ImGui::PopItemFlag();
+#else
+  ImGui::PopButtonRepeat();
+#endif
+  return pressed;
 }
 
 inline void move_to(Window& w, ImVec2 p) { w.inject_mouse_position(p.x, p.y); }
