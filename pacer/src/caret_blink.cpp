@@ -19,18 +19,26 @@ void CaretBlink::before_widgets(const FrameHooks& frame) {
   const float delta_time = frame.io.DeltaTime;
   ImGuiInputTextState* state = active_text_field();
   pinned_id_ = state != nullptr ? state->ID : 0;
-  if (state == nullptr) return;
-  // ImGui adds delta_time and then shows the caret when CursorAnim <= 0 or
-  // fmod(CursorAnim, 1.2) <= 0.8: land on -0.001 (shown) or 1.0 (hidden).
-  pinned_ = (visible_ ? -0.001f : 1.0f) - delta_time;
-  delta_time_ = delta_time;
-  state->CursorAnim = pinned_;
+  if (state != nullptr) {
+    // ImGui adds delta_time and then shows the caret when CursorAnim <= 0 or
+    // fmod(CursorAnim, 1.2) <= 0.8: land on -0.001 (shown) or 1.0 (hidden).
+    pinned_ = (visible_ ? -0.001f : 1.0f) - delta_time;
+    delta_time_ = delta_time;
+    state->CursorAnim = pinned_;
+  }
+  const ImGuiInputTextState& text = ImGui::GetCurrentContext()->InputTextState;
+  seen_id_ = text.ID;
+  seen_anim_ = text.CursorAnim;
 }
 
 void CaretBlink::after_widgets(const FrameHooks& frame) {
   WindowRuntime& runtime = frame.runtime;
   const ImGuiInputTextState* state = active_text_field();
-  if (state != nullptr) {
+  // A text field's widget ran in this frame: it took over ImGui's text state or moved its
+  // CursorAnim (io.DeltaTime >= 1e-5 s is added to it, or it is reset). A slider or drag once
+  // edited as text leaves that state naming it, untouched while it is active as itself.
+  text_field_ran_ = state != nullptr && (state->ID != seen_id_ || state->CursorAnim != seen_anim_);
+  if (text_field_ran_) {
     // The field drew its caret (pinned + delta time, the same float sum ImGui makes), or was not
     // drawn (pinned). Anything else: ImGui reset the phase (an edit, a click, a caret move), or
     // another field is active now. Either way, ImGui would show the caret from now on.

@@ -10,7 +10,8 @@
 
 namespace cadence::detail {
 
-/// Caret blink: shown `half_period`, hidden `half_period`, while a text field is active; shown
+/// Caret blink: shown `half_period`, hidden `half_period`, while a text field is active (its
+/// widget runs; a slider being dragged is not one, even when ImGui's text state names it); shown
 /// again at once whenever ImGui restarts its own blink: on every edit, whatever made it (a
 /// typed key, a held key's repeat, a paste), and on a click or a caret move. ImGui's own blink
 /// (0.8 s on, 0.4 s off, driven by frame time) is overridden by pinning the active field's
@@ -29,6 +30,9 @@ class CaretBlink : public SystemTimer {
   bool toggled() const noexcept { return toggled_; }
   /// A text field is active and its caret blinks. O(1).
   bool running() const noexcept { return running_; }
+  /// A text field was active and its widget ran in the frame just built (not a slider or drag
+  /// that ImGui's text state still names from an earlier edit as text). O(1).
+  bool text_field_ran() const noexcept { return text_field_ran_; }
   bool take_toggle() noexcept { return std::exchange(toggled_, false); }
 
  private:
@@ -40,6 +44,10 @@ class CaretBlink : public SystemTimer {
   ImGuiID pinned_id_ = 0;
   float pinned_ = 0;
   float delta_time_ = 0;
+  // ImGui's text state as the widgets found it: a text field that runs changes it.
+  ImGuiID seen_id_ = 0;
+  float seen_anim_ = 0;
+  bool text_field_ran_ = false;
   bool visible_ = true;
   bool running_ = false;
   bool toggled_ = false;

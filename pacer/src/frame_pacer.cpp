@@ -301,7 +301,7 @@ void FramePacer::Impl::plan_next_frames(bool changed) {
   f.for_input = iteration.for_input;
   f.needs_next = f.settle && detail::imgui_needs_next_frame();
   f.input_pending = detail::imgui_input_pending();
-  f.timing = detail::imgui_timing();
+  f.timing = detail::imgui_timing(caret.text_field_ran());
   f.caret_running = caret.running();
   const std::optional<Instant> at =
       detail::plan_after_frame(pace, f, options.settle_frames, runtime->frame_interval(),

@@ -38,7 +38,7 @@ std::optional<double> next_repeat(double t, double delay, double rate) {
   return delay + (std::floor((t - delay) / rate) + 1) * rate;
 }
 
-ImGuiTiming imgui_timing() {
+ImGuiTiming imgui_timing(bool text_field_ran) {
   ImGuiContext& g = *ImGui::GetCurrentContext();
   const ImGuiIO& io = g.IO;
   ImGuiTiming out;
@@ -61,7 +61,6 @@ ImGuiTiming imgui_timing() {
   // schedule too, from 1.89 at the key's own rate. The same factors from 1.86 to 1.92
   // (ImGuiInputFlags_RepeatRateNavMove and NavTweak; ImGuiInputReadMode_Repeat and RepeatFast
   // in 1.86), in float as ImGui computes them.
-  const bool text_active = g.ActiveId != 0 && g.ActiveId == g.InputTextState.ID;
   const auto held = [&](float t, bool nav, int dir, bool activates) {
     sooner(RepeatSchedule::key, t, io.KeyRepeatDelay, io.KeyRepeatRate);
     if (!nav) return;
@@ -71,7 +70,7 @@ ImGuiTiming imgui_timing() {
     const bool taken = g.ActiveId != 0 && (g.ActiveIdUsingNavDirMask & (1u << dir)) != 0;
     if (!taken) {
       sooner(RepeatSchedule::nav_move, t, delay, io.KeyRepeatRate * 0.80f);
-    } else if (!text_active) {
+    } else if (!text_field_ran) {
       sooner(RepeatSchedule::nav_tweak, t, delay, io.KeyRepeatRate * 0.30f);
     }
   };

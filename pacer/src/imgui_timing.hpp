@@ -33,9 +33,10 @@ struct ImGuiTiming {
   std::optional<double> delay_in;
 };
 
-/// For the current ImGui context, after its frame was rendered. O(keys) (1.86: its 512 key slots;
-/// 1.87 on: its keyboard and gamepad keys).
-ImGuiTiming imgui_timing();
+/// For the current ImGui context, after its frame was rendered; `text_field_ran`: a text field was
+/// active and its widget ran in that frame (CaretBlink::text_field_ran()). O(keys) (1.86: its 512
+/// key slots; 1.87 on: its keyboard and gamepad keys).
+ImGuiTiming imgui_timing(bool text_field_ran);
 
 /// The first repeat instant of a typematic repeat (press at 0, then `delay`, then every `rate`)
 /// after `t` seconds held. Pure. `rate` <= 0: only the one at `delay`.

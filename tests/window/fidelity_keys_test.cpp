@@ -31,6 +31,7 @@ struct NavApp {
   int value = 0;
   ImGuiID nav_id = 0;  // the focused item after the frame
   ImGuiID button_id = 0, slider_id = 0;
+  ImGuiID text_state_id = 0;  // what ImGui's text editing state names after the frame
   std::vector<ImGuiID> items;
   void draw() {
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
@@ -52,28 +53,27 @@ struct NavApp {
     }
     ImGui::End();
     nav_id = ImGui::GetCurrentContext()->NavId;
+    text_state_id = ImGui::GetCurrentContext()->InputTextState.ID;
   }
   int item() const { return static_cast<int>(std::find(items.begin(), items.end(), nav_id) - items.begin()); }
 };
 
-TEST(FidelityTest, KeyboardNavigationRepeatsLookTheSameAsDrawingEveryFrame) {
-  NavApp apps[2];
-  Pair p([&](Window&, CallbackContext&, int i) { apps[i].draw(); }, 480, 460);
-  ASSERT_TRUE(p.ok());
+// Keys pressed and held on both windows of a pair, on the frame grid, from `t` on.
+struct KeyScript {
+  Pair& p;
   Duration t = 96ms;
-  p.compare_at(t, "start-up");
-  const auto key = [&](Duration at, int k, int action) {
+  void key(Duration at, int k, int action) {
     t = at;
     p.input_at(t, [&](Window& w) { ASSERT_TRUE(w.inject_key(k, action).ok()); });
-  };
-  const auto tap = [&](int k) {
+  }
+  void tap(int k) {
     key(t + 16ms * 2, k, GLFW_PRESS);
     key(t + 16ms * 2, k, GLFW_RELEASE);
     p.compare_at(t += 16ms * 4, "after a tap");
-  };
+  }
   // Holds `k` for `held` (whole grid intervals), comparing both windows at every grid instant;
   // `check` each time too.
-  const auto hold = [&](int k, Duration held, const std::string& what, const std::function<void()>& check) {
+  void hold(int k, Duration held, const std::string& what, const std::function<void()>& check) {
     key(t + 16ms * 2, k, GLFW_PRESS);
     const Duration pressed_at = t;
     for (Duration d = kGrid; d <= held; d += kGrid) {
@@ -82,31 +82,65 @@ TEST(FidelityTest, KeyboardNavigationRepeatsLookTheSameAsDrawingEveryFrame) {
     }
     key(pressed_at + held + kGrid, k, GLFW_RELEASE);
     p.compare_at(t += 16ms * 4, what + ": released");
-  };
-  tap(GLFW_KEY_DOWN);  // the focus goes to the window's first item, or past it,
-  tap(GLFW_KEY_UP);    // and back up to it: the repeating button
+  }
+};
+
+TEST(FidelityTest, KeyboardNavigationRepeatsLookTheSameAsDrawingEveryFrame) {
+  NavApp apps[2];
+  Pair p([&](Window&, CallbackContext&, int i) { apps[i].draw(); }, 480, 460);
+  ASSERT_TRUE(p.ok());
+  KeyScript keys{p};
+  p.compare_at(keys.t, "start-up");
+  keys.tap(GLFW_KEY_DOWN);  // the focus goes to the window's first item, or past it,
+  keys.tap(GLFW_KEY_UP);    // and back up to it: the repeating button
   ASSERT_EQ(apps[0].nav_id, apps[0].button_id);
   ASSERT_EQ(apps[1].nav_id, apps[1].button_id);
   // Space held on it presses it at each repeat: before 1.89 on navigation's schedule, from 1.89
   // at io.KeyRepeatRate.
-  hold(GLFW_KEY_SPACE, 16ms * 62, "Space held on the repeating button", [&] { EXPECT_EQ(apps[0].presses, apps[1].presses); });
+  keys.hold(GLFW_KEY_SPACE, 16ms * 62, "Space held on the repeating button", [&] { EXPECT_EQ(apps[0].presses, apps[1].presses); });
   EXPECT_GT(apps[1].presses, 10) << "the button repeated";
   EXPECT_EQ(apps[0].presses, apps[1].presses);
-  tap(GLFW_KEY_DOWN);
+  keys.tap(GLFW_KEY_DOWN);
   ASSERT_EQ(apps[0].nav_id, apps[0].slider_id);
   ASSERT_EQ(apps[1].nav_id, apps[1].slider_id);
-  tap(GLFW_KEY_SPACE);  // activates it: the arrows tweak its value
-  hold(GLFW_KEY_RIGHT, 16ms * 62, "Right held on the active slider", [&] { EXPECT_EQ(apps[0].value, apps[1].value); });
+  keys.tap(GLFW_KEY_SPACE);  // activates it: the arrows tweak its value
+  keys.hold(GLFW_KEY_RIGHT, 16ms * 62, "Right held on the active slider", [&] { EXPECT_EQ(apps[0].value, apps[1].value); });
   EXPECT_GT(apps[1].value, 30) << "the slider was tweaked";
   EXPECT_EQ(apps[0].value, apps[1].value);
-  tap(GLFW_KEY_SPACE);  // done tweaking
-  hold(GLFW_KEY_DOWN, 16ms * 62, "Down held in the list", [&] { EXPECT_EQ(apps[0].item(), apps[1].item()); });
+  keys.tap(GLFW_KEY_SPACE);  // done tweaking
+  keys.hold(GLFW_KEY_DOWN, 16ms * 62, "Down held in the list", [&] { EXPECT_EQ(apps[0].item(), apps[1].item()); });
   EXPECT_GT(apps[1].item(), 15) << "the focus moved down the list";
   EXPECT_EQ(apps[0].item(), apps[1].item());
   std::printf("keyboard navigation: ImGui %s, button pressed %d times, slider at %d, focus on item %d; event-driven "
               "drew %llu frames, every-frame %llu\n",
               IMGUI_VERSION, apps[0].presses, apps[0].value, apps[0].item(), static_cast<unsigned long long>(p.live().stats().frames_drawn),
               static_cast<unsigned long long>(p.every().stats().frames_drawn));
+}
+
+// A slider once edited as text (Enter on it) leaves ImGui's text editing state naming it; when
+// it is later active as a slider, its tweaks are still navigation's, not a text field's keys.
+TEST(FidelityTest, ASliderOnceEditedAsTextTweaksAsWhenDrawingEveryFrame) {
+  NavApp apps[2];
+  Pair p([&](Window&, CallbackContext&, int i) { apps[i].draw(); }, 480, 460);
+  ASSERT_TRUE(p.ok());
+  KeyScript keys{p};
+  p.compare_at(keys.t, "start-up");
+  for (const int k : {GLFW_KEY_DOWN, GLFW_KEY_UP, GLFW_KEY_DOWN}) keys.tap(k);  // to the slider
+  ASSERT_EQ(apps[0].nav_id, apps[0].slider_id);
+  keys.tap(GLFW_KEY_ENTER);  // edits it as text,
+  keys.tap(GLFW_KEY_ENTER);  // and keeps the value
+  for (const NavApp& app : apps) {
+    ASSERT_EQ(app.text_state_id, app.slider_id) << "ImGui's text state still names the slider";
+    ASSERT_EQ(app.nav_id, app.slider_id);
+  }
+  keys.tap(GLFW_KEY_SPACE);  // active as a slider: the arrows tweak it
+  // A slider has no caret: an idle second and a half draws nothing.
+  const std::uint64_t frames = p.live().stats().frames_drawn;
+  p.compare_at(keys.t += 1500ms, "the slider active, idle");
+  EXPECT_EQ(p.live().stats().frames_drawn, frames) << "frames drawn for the active slider left alone";
+  keys.hold(GLFW_KEY_RIGHT, 16ms * 62, "Right held on the active slider", [&] { EXPECT_EQ(apps[0].value, apps[1].value); });
+  EXPECT_GT(apps[1].value, 30) << "the slider was tweaked";
+  EXPECT_EQ(apps[0].value, apps[1].value);
 }
 
 // Holds `key` for 992 ms in an active text field with keyboard navigation on, comparing both
