@@ -1,7 +1,7 @@
 # cadence_library(<part> [EXPORTS_IMGUI] SOURCES ...): the library cadence_<part>, exported and
 # installed as cadence::<part>, with its public headers in <part>/include. Static or shared as
 # BUILD_SHARED_LIBS says; a shared one exports only what its headers mark CADENCE_<PART>_API
-# (cadence/export.hpp) and cadence.h's functions, and on ELF platforms a version script
+# (cadence/export.hpp) and the C API's functions, and on ELF platforms a version script
 # (cmake/exports.map) keeps everything else out of its dynamic symbol table; EXPORTS_IMGUI adds
 # Dear ImGui, which the libraries that draw carry (cmake/exports_imgui.map). Each part is a
 # component of find_package(cadence) with a targets file of its own, and an install component of

@@ -5,7 +5,7 @@
  *   cadence-c-demo SECONDS [SCREENSHOT]    starts the job at once, runs SECONDS, saves a
  *                                          screenshot, prints what happened (for CI, under Xvfb)
  */
-#include <cadence/cadence.h>
+#include <cadence/cadence_ui.h> /* windows and their widgets; it includes cadence_window.h and cadence.h */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "cadence/detail/guarded_call.hpp"
+#include "guarded_call.hpp"
 #include "frame_pacer_impl.hpp"
 #include "imgui_frames.hpp"
 #include "imgui_timing.hpp"

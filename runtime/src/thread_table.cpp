@@ -8,7 +8,7 @@
 #include <string>
 #include <system_error>
 
-#include "cadence/detail/guarded_call.hpp"
+#include "guarded_call.hpp"
 #include "steady_deadline.hpp"
 #include "thread_priority.hpp"
 #include "thread_seams.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "cadence/detail/guarded_call.hpp"
+#include "guarded_call.hpp"
 #include "text.hpp"
 
 namespace cadence::detail {

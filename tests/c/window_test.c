@@ -3,6 +3,8 @@
 
 #include "check.h"
 
+#include <cadence/cadence_ui.h>
+
 /* What a window's draw function does and saw. */
 typedef struct Screen {
   cadence_window* window;

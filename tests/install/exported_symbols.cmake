@@ -1,16 +1,16 @@
-# A shared cadence library exports cadence.h's C functions, the C++ API (namespace cadence) and
+# A shared cadence library exports its C API functions, the C++ API (namespace cadence) and
 # the standard library's function-local statics, nothing else; the libraries that carry Dear
-# ImGui (pacer, window) export ImGui too (cmake/exports.map says why). Every function cadence.h
-# declares is exported by one of them, and no standard library local static is kept local (a
-# copy of its own would split one object of the process in two: the atomic waits' waiter pool).
-# Usage: cmake -DNM=<nm> -DCXXFILT=<c++filt> -DHEADER=<cadence.h> -DLIBS=<lib;...> -DIMGUI_LIBS=<lib;...> -P ...
+# ImGui (pacer, window) export ImGui too (cmake/exports.map says why). Every function of the C
+# API's headers is exported by the library that defines it, and no standard library local static
+# is kept local (a copy of its own would split one object of the process in two: the atomic
+# waits' waiter pool).
+# Usage: cmake -DNM=<nm> -DCXXFILT=<c++filt> -DHEADERS=<header=lib;...> -DLIBS=<lib;...> -DIMGUI_LIBS=<lib;...> -P ...
 cmake_minimum_required(VERSION 3.25)
 set(allowed "^(cadence_[a-z0-9_]+|cadence::.*|typeinfo for cadence::.*|typeinfo name for cadence::.*|vtable for cadence::.*|VTT for cadence::.*)$")
 # The standard library's function-local statics, which must be one object in a process (the
 # waiter pool of atomic waits): std::<function>(<parameters>)::<variable>, and their guards.
 set(std_unique "^(std::.*\\)::[A-Za-z_][A-Za-z0-9_]*|guard variable for std::.*)$")
 set(imgui "^(GImGui|Im.*|typeinfo for Im.*|typeinfo name for Im.*|vtable for Im.*)$")
-set(exported "")
 set(wrong "")
 foreach(lib IN LISTS LIBS IMGUI_LIBS)
   if(lib STREQUAL "")
@@ -29,9 +29,6 @@ foreach(lib IN LISTS LIBS IMGUI_LIBS)
   list(LENGTH demangled count)
   foreach(symbol IN LISTS demangled)
     if(symbol STREQUAL "" OR symbol MATCHES "${allowed}")
-      if(symbol MATCHES "^cadence_")
-        list(APPEND exported "${symbol}")
-      endif()
       continue()
     endif()
     if(symbol MATCHES "${std_unique}")
@@ -57,16 +54,37 @@ if(wrong)
   list(JOIN wrong "\n  " wrong)
   message(FATAL_ERROR "${n} symbols exported that are neither cadence's C nor its C++ API:\n  ${wrong}")
 endif()
-file(STRINGS "${HEADER}" declarations REGEX "^CADENCE_C_API ")
-set(missing "")
-foreach(line IN LISTS declarations)
-  string(REGEX MATCH "(cadence_[a-z0-9_]+)\\(" _ "${line}")
-  if(NOT CMAKE_MATCH_1 IN_LIST exported)
-    list(APPEND missing "${CMAKE_MATCH_1}")
+# Each header's functions, from the library that defines it.
+set(declared 0)
+foreach(pair IN LISTS HEADERS)
+  string(REGEX REPLACE "^([^=]+)=(.*)$" "\\1" header "${pair}")
+  string(REGEX REPLACE "^([^=]+)=(.*)$" "\\2" lib "${pair}")
+  execute_process(COMMAND "${NM}" -D --defined-only "${lib}" OUTPUT_VARIABLE table RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${NM} -D ${lib} failed")
+  endif()
+  file(STRINGS "${header}" declarations REGEX "^CADENCE_(WINDOW_)?C_API ")
+  set(missing "")
+  foreach(line IN LISTS declarations)
+    set(CMAKE_MATCH_1 "")
+    string(REGEX MATCH "(cadence_[a-z0-9_]+)\\(" _ "${line}")
+    set(function "${CMAKE_MATCH_1}")
+    if(NOT function)
+      message(FATAL_ERROR "${header}: no function name in: ${line}")
+    endif()
+    if(NOT table MATCHES " [A-Za-z] ${function}\n")
+      list(APPEND missing "${function}")
+    endif()
+  endforeach()
+  list(LENGTH declarations n)
+  if(n EQUAL 0)
+    message(FATAL_ERROR "${header} declares no function")
+  endif()
+  math(EXPR declared "${declared} + ${n}")
+  if(missing)
+    get_filename_component(name "${header}" NAME)
+    get_filename_component(lib_name "${lib}" NAME)
+    message(FATAL_ERROR "${name} declares functions ${lib_name} does not export: ${missing}")
   endif()
 endforeach()
-list(LENGTH declarations declared)
-if(missing)
-  message(FATAL_ERROR "cadence.h declares functions no library exports: ${missing}")
-endif()
-message(STATUS "all ${declared} functions of cadence.h exported, nothing else but the C++ API")
+message(STATUS "all ${declared} functions of the C API's headers exported by their libraries, nothing else but the C++ API")

@@ -51,8 +51,8 @@ set(ENV{LD_LIBRARY_PATH} "${libdir}")
 run_step("configure the CMake consumers" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK_DIR}/consumer"
   "-DCMAKE_PREFIX_PATH=${prefix}" ${forwarded})
 run_step("build the CMake consumers" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer")
-foreach(part IN ITEMS pacer window sdl)
-  if(EXISTS "${BUILD_DIR}/${part}" AND NOT EXISTS "${WORK_DIR}/consumer/${part}_consumer")
+foreach(part IN ITEMS pacer window sdl)  # built: its pkg-config module was written
+  if(EXISTS "${BUILD_DIR}/cadence-${part}.pc" AND NOT EXISTS "${WORK_DIR}/consumer/${part}_consumer")
     message(FATAL_ERROR "cadence::${part} was built but the consumer could not find it")
   endif()
 endforeach()

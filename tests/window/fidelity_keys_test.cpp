@@ -7,8 +7,6 @@
 
 #include "cadence/imgui_features.hpp"
 
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -62,25 +60,25 @@ struct NavApp {
 struct KeyScript {
   Pair& p;
   Duration t = 96ms;
-  void key(Duration at, int k, int action) {
+  void key(Duration at, Key k, KeyAction action) {
     t = at;
     p.input_at(t, [&](Window& w) { ASSERT_TRUE(w.inject_key(k, action).ok()); });
   }
-  void tap(int k) {
-    key(t + 16ms * 2, k, GLFW_PRESS);
-    key(t + 16ms * 2, k, GLFW_RELEASE);
+  void tap(Key k) {
+    key(t + 16ms * 2, k, KeyAction::press);
+    key(t + 16ms * 2, k, KeyAction::release);
     p.compare_at(t += 16ms * 4, "after a tap");
   }
   // Holds `k` for `held` (whole grid intervals), comparing both windows at every grid instant;
   // `check` each time too.
-  void hold(int k, Duration held, const std::string& what, const std::function<void()>& check) {
-    key(t + 16ms * 2, k, GLFW_PRESS);
+  void hold(Key k, Duration held, const std::string& what, const std::function<void()>& check) {
+    key(t + 16ms * 2, k, KeyAction::press);
     const Duration pressed_at = t;
     for (Duration d = kGrid; d <= held; d += kGrid) {
       p.compare_at(pressed_at + d, what + ", " + std::to_string(d.count() / 1'000'000) + " ms after the press");
       check();
     }
-    key(pressed_at + held + kGrid, k, GLFW_RELEASE);
+    key(pressed_at + held + kGrid, k, KeyAction::release);
     p.compare_at(t += 16ms * 4, what + ": released");
   }
 };
@@ -91,24 +89,24 @@ TEST(FidelityTest, KeyboardNavigationRepeatsLookTheSameAsDrawingEveryFrame) {
   ASSERT_TRUE(p.ok());
   KeyScript keys{p};
   p.compare_at(keys.t, "start-up");
-  keys.tap(GLFW_KEY_DOWN);  // the focus goes to the window's first item, or past it,
-  keys.tap(GLFW_KEY_UP);    // and back up to it: the repeating button
+  keys.tap(Key::down);  // the focus goes to the window's first item, or past it,
+  keys.tap(Key::up);    // and back up to it: the repeating button
   ASSERT_EQ(apps[0].nav_id, apps[0].button_id);
   ASSERT_EQ(apps[1].nav_id, apps[1].button_id);
   // Space held on it presses it at each repeat: before 1.89 on navigation's schedule, from 1.89
   // at io.KeyRepeatRate.
-  keys.hold(GLFW_KEY_SPACE, 16ms * 62, "Space held on the repeating button", [&] { EXPECT_EQ(apps[0].presses, apps[1].presses); });
+  keys.hold(Key::space, 16ms * 62, "Space held on the repeating button", [&] { EXPECT_EQ(apps[0].presses, apps[1].presses); });
   EXPECT_GT(apps[1].presses, 10) << "the button repeated";
   EXPECT_EQ(apps[0].presses, apps[1].presses);
-  keys.tap(GLFW_KEY_DOWN);
+  keys.tap(Key::down);
   ASSERT_EQ(apps[0].nav_id, apps[0].slider_id);
   ASSERT_EQ(apps[1].nav_id, apps[1].slider_id);
-  keys.tap(GLFW_KEY_SPACE);  // activates it: the arrows tweak its value
-  keys.hold(GLFW_KEY_RIGHT, 16ms * 62, "Right held on the active slider", [&] { EXPECT_EQ(apps[0].value, apps[1].value); });
+  keys.tap(Key::space);  // activates it: the arrows tweak its value
+  keys.hold(Key::right, 16ms * 62, "Right held on the active slider", [&] { EXPECT_EQ(apps[0].value, apps[1].value); });
   EXPECT_GT(apps[1].value, 30) << "the slider was tweaked";
   EXPECT_EQ(apps[0].value, apps[1].value);
-  keys.tap(GLFW_KEY_SPACE);  // done tweaking
-  keys.hold(GLFW_KEY_DOWN, 16ms * 62, "Down held in the list", [&] { EXPECT_EQ(apps[0].item(), apps[1].item()); });
+  keys.tap(Key::space);  // done tweaking
+  keys.hold(Key::down, 16ms * 62, "Down held in the list", [&] { EXPECT_EQ(apps[0].item(), apps[1].item()); });
   EXPECT_GT(apps[1].item(), 15) << "the focus moved down the list";
   EXPECT_EQ(apps[0].item(), apps[1].item());
   std::printf("keyboard navigation: ImGui %s, button pressed %d times, slider at %d, focus on item %d; event-driven "
@@ -125,27 +123,27 @@ TEST(FidelityTest, ASliderOnceEditedAsTextTweaksAsWhenDrawingEveryFrame) {
   ASSERT_TRUE(p.ok());
   KeyScript keys{p};
   p.compare_at(keys.t, "start-up");
-  for (const int k : {GLFW_KEY_DOWN, GLFW_KEY_UP, GLFW_KEY_DOWN}) keys.tap(k);  // to the slider
+  for (const Key k : {Key::down, Key::up, Key::down}) keys.tap(k);  // to the slider
   ASSERT_EQ(apps[0].nav_id, apps[0].slider_id);
-  keys.tap(GLFW_KEY_ENTER);  // edits it as text,
-  keys.tap(GLFW_KEY_ENTER);  // and keeps the value
+  keys.tap(Key::enter);  // edits it as text,
+  keys.tap(Key::enter);  // and keeps the value
   for (const NavApp& app : apps) {
     ASSERT_EQ(app.text_state_id, app.slider_id) << "ImGui's text state still names the slider";
     ASSERT_EQ(app.nav_id, app.slider_id);
   }
-  keys.tap(GLFW_KEY_SPACE);  // active as a slider: the arrows tweak it
+  keys.tap(Key::space);  // active as a slider: the arrows tweak it
   // A slider has no caret: an idle second and a half draws nothing.
   const std::uint64_t frames = p.live().stats().frames_drawn;
   p.compare_at(keys.t += 1500ms, "the slider active, idle");
   EXPECT_EQ(p.live().stats().frames_drawn, frames) << "frames drawn for the active slider left alone";
-  keys.hold(GLFW_KEY_RIGHT, 16ms * 62, "Right held on the active slider", [&] { EXPECT_EQ(apps[0].value, apps[1].value); });
+  keys.hold(Key::right, 16ms * 62, "Right held on the active slider", [&] { EXPECT_EQ(apps[0].value, apps[1].value); });
   EXPECT_GT(apps[1].value, 30) << "the slider was tweaked";
   EXPECT_EQ(apps[0].value, apps[1].value);
 }
 
 // Holds `key` for 992 ms in an active text field with keyboard navigation on, comparing both
 // windows at every frame-grid instant; returns the frames the event-driven window drew meanwhile.
-std::uint64_t hold_in_a_text_field(int key) {
+std::uint64_t hold_in_a_text_field(Key key) {
   struct App {
     char text[256] = "type here";
     bool focus = true;
@@ -165,14 +163,14 @@ std::uint64_t hold_in_a_text_field(int key) {
   if (!p.ok()) return 0;
   p.compare_at(96ms, "start-up: the field is being edited");
   const Duration pressed_at = 96ms + kGrid * 2;
-  p.input_at(pressed_at, [&](Window& w) { ASSERT_TRUE(w.inject_key(key, GLFW_PRESS).ok()); });
+  p.input_at(pressed_at, [&](Window& w) { ASSERT_TRUE(w.inject_key(key, KeyAction::press).ok()); });
   const auto frames_before = p.live().stats().frames_drawn;
   const Duration held = kGrid * 62;
   for (Duration d = kGrid; d <= held; d += kGrid) {
     p.compare_at(pressed_at + d, "held, " + std::to_string(d.count() / 1'000'000) + " ms after the press");
   }
   const auto frames = p.live().stats().frames_drawn - frames_before;
-  p.input_at(pressed_at + held + kGrid, [&](Window& w) { ASSERT_TRUE(w.inject_key(key, GLFW_RELEASE).ok()); });
+  p.input_at(pressed_at + held + kGrid, [&](Window& w) { ASSERT_TRUE(w.inject_key(key, KeyAction::release).ok()); });
   p.compare_at(pressed_at + held + kGrid * 4, "released");
   return frames;
 }
@@ -183,11 +181,11 @@ std::uint64_t hold_in_a_text_field(int key) {
 // of a slider's tweak. ImGui repeats the key at 275 ms, then every 50 ms: 15 repeats in the
 // 992 ms held; the caret may add a blink or two.
 TEST(FidelityTest, ALetterHeldInATextFieldWakesOnlyAtItsOwnRepeats) {
-  EXPECT_LE(hold_in_a_text_field(GLFW_KEY_A), 15u + 4u) << "frames drawn while A was held";
+  EXPECT_LE(hold_in_a_text_field(Key::a), 15u + 4u) << "frames drawn while A was held";
 }
 
 TEST(FidelityTest, AnArrowHeldInATextFieldWakesOnlyAtItsOwnRepeats) {
-  EXPECT_LE(hold_in_a_text_field(GLFW_KEY_RIGHT), 15u + 4u) << "frames drawn while Right was held";
+  EXPECT_LE(hold_in_a_text_field(Key::right), 15u + 4u) << "frames drawn while Right was held";
 }
 
 // With keyboard navigation on, a held arrow repeats on two schedules: navigation's, which moves
@@ -215,14 +213,14 @@ TEST(FidelityTest, AnArrowTheAppReadsRepeatsWhereNavigationFindsNoItem) {
   ASSERT_TRUE(p.ok());
   p.compare_at(96ms, "start-up");
   const Duration pressed_at = 96ms + kGrid * 2;
-  p.input_at(pressed_at, [](Window& w) { ASSERT_TRUE(w.inject_key(GLFW_KEY_RIGHT, GLFW_PRESS).ok()); });
+  p.input_at(pressed_at, [](Window& w) { ASSERT_TRUE(w.inject_key(Key::right, KeyAction::press).ok()); });
   const Duration held = kGrid * 62;
   for (Duration d = kGrid; d <= held; d += kGrid) {
     p.compare_at(pressed_at + d, "Right held, " + std::to_string(d.count() / 1'000'000) + " ms after the press");
     EXPECT_EQ(apps[0].steps, apps[1].steps) << d.count() / 1'000'000 << " ms after the press";
   }
   EXPECT_GE(apps[1].steps, 15) << "the key repeated for the app";
-  p.input_at(pressed_at + held + kGrid, [](Window& w) { ASSERT_TRUE(w.inject_key(GLFW_KEY_RIGHT, GLFW_RELEASE).ok()); });
+  p.input_at(pressed_at + held + kGrid, [](Window& w) { ASSERT_TRUE(w.inject_key(Key::right, KeyAction::release).ok()); });
   p.compare_at(pressed_at + held + kGrid * 4, "Right released");
 }
 

@@ -9,8 +9,6 @@
 
 #include "cadence/imgui_features.hpp"
 
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -299,10 +297,10 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
 
   // 2. Backspace held in a text field: first the press alone, then with X-style repeat events.
   click(s.live_app().centre("text"), 16ms * 4);
-  s.input_at(at(16ms * 2), [](Window& w) { (void)w.inject_key(GLFW_KEY_END, GLFW_PRESS); });
-  s.input_at(at(16ms * 2), [](Window& w) { (void)w.inject_key(GLFW_KEY_END, GLFW_RELEASE); });
+  s.input_at(at(16ms * 2), [](Window& w) { (void)w.inject_key(Key::end, KeyAction::press); });
+  s.input_at(at(16ms * 2), [](Window& w) { (void)w.inject_key(Key::end, KeyAction::release); });
   const std::size_t full = std::strlen(s.live_app().text);
-  s.input_at(at(16ms * 4), [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_PRESS); });
+  s.input_at(at(16ms * 4), [](Window& w) { (void)w.inject_key(Key::backspace, KeyAction::press); });
   // ImGui repeats the key at 275 ms, then every 50 ms, and keeps the caret shown while it edits
   // (each edit resets its phase). Checked in both windows at the first frame after each repeat,
   // which shows the edit, and at the frame after that, up to 1 s of holding.
@@ -329,7 +327,7 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   const std::size_t deleted = full - std::strlen(s.live_app().text);
   EXPECT_GE(deleted, 10u) << "ImGui repeats the held key itself";
   EXPECT_STREQ(s.live_app().text, s.every_app().text);
-  s.input_at(at(16ms), [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_RELEASE); });
+  s.input_at(at(16ms), [](Window& w) { (void)w.inject_key(Key::backspace, KeyAction::release); });
   for (const char* c = "typed again"; *c != 0; ++c) {
     s.input_at(at(16ms * 2), [&](Window& w) { w.inject_char(static_cast<unsigned char>(*c)); });
   }
@@ -338,14 +336,14 @@ TEST(FidelityTest, TheScriptedSessionLooksTheSameAsDrawingEveryFrame) {
   EXPECT_EQ(s.checkpoint(at(16ms * 33), "caret shown again").live, 1u);
   {
     const Duration pressed_at = at(16ms * 3);
-    s.input_at(pressed_at, [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_PRESS); });
+    s.input_at(pressed_at, [](Window& w) { (void)w.inject_key(Key::backspace, KeyAction::press); });
     for (Duration r = 660ms; r < 1000ms; r += 40ms) {  // the X server's repeats, off the frame grid
-      s.input_at(pressed_at + r, [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_REPEAT); });
+      s.input_at(pressed_at + r, [](Window& w) { (void)w.inject_key(Key::backspace, KeyAction::repeat); });
     }
     t = pressed_at + 16ms * 63;
     s.checkpoint(t, "Backspace held 1 s with X repeats");
     EXPECT_STREQ(s.live_app().text, s.every_app().text);
-    s.input_at(at(16ms), [](Window& w) { (void)w.inject_key(GLFW_KEY_BACKSPACE, GLFW_RELEASE); });
+    s.input_at(at(16ms), [](Window& w) { (void)w.inject_key(Key::backspace, KeyAction::release); });
   }
   // A click on empty space ends the edit (ImGui takes Escape only with keyboard navigation on).
   click(ImVec2(540, 600), 16ms * 2);

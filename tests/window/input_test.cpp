@@ -4,11 +4,12 @@
 
 #include "cadence/imgui_features.hpp"
 
-#include <GLFW/glfw3.h>
-
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "window_fixture.hpp"
 
@@ -40,10 +41,10 @@ bool pressed(ImGuiKey k, bool repeat) {
 #endif
 }
 
-Status key(Window& w, ManualClock& clock, int k, int mods = 0) {
-  if (Status s = w.inject_key(k, GLFW_PRESS, mods); !s) return s;
+Status key(Window& w, ManualClock& clock, Key k, KeyMods mods = {}) {
+  if (Status s = w.inject_key(k, KeyAction::press, mods); !s) return s;
   settle(w, clock);
-  if (Status s = w.inject_key(k, GLFW_RELEASE, mods); !s) return s;
+  if (Status s = w.inject_key(k, KeyAction::release, mods); !s) return s;
   settle(w, clock);
   return {};
 }
@@ -54,31 +55,131 @@ TEST(InjectKeyTest, KeysReachTheFocusedFieldWithTheirModifiers) {
   auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
   ASSERT_TRUE(w);
   settle(*w, clock);
-  ASSERT_TRUE(key(*w, clock, GLFW_KEY_END));
+  ASSERT_TRUE(key(*w, clock, Key::end));
   // Shift+Left selects the last character; Backspace deletes the selection.
-  ASSERT_TRUE(w->inject_key(GLFW_KEY_LEFT_SHIFT, GLFW_PRESS, GLFW_MOD_SHIFT));
-  ASSERT_TRUE(key(*w, clock, GLFW_KEY_LEFT, GLFW_MOD_SHIFT));
-  ASSERT_TRUE(w->inject_key(GLFW_KEY_LEFT_SHIFT, GLFW_RELEASE, 0));
-  ASSERT_TRUE(key(*w, clock, GLFW_KEY_BACKSPACE));
+  ASSERT_TRUE(w->inject_key(Key::left_shift, KeyAction::press, KeyMods{.shift = true}));
+  ASSERT_TRUE(key(*w, clock, Key::left, KeyMods{.shift = true}));
+  ASSERT_TRUE(w->inject_key(Key::left_shift, KeyAction::release));
+  ASSERT_TRUE(key(*w, clock, Key::backspace));
   EXPECT_STREQ(probe.text, "ab");
   // Ctrl+A selects everything; a typed character replaces it.
-  ASSERT_TRUE(w->inject_key(GLFW_KEY_LEFT_CONTROL, GLFW_PRESS, GLFW_MOD_CONTROL));
-  ASSERT_TRUE(key(*w, clock, GLFW_KEY_A, GLFW_MOD_CONTROL));
-  ASSERT_TRUE(w->inject_key(GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE, 0));
+  ASSERT_TRUE(w->inject_key(Key::left_control, KeyAction::press, KeyMods{.control = true}));
+  ASSERT_TRUE(key(*w, clock, Key::a, KeyMods{.control = true}));
+  ASSERT_TRUE(w->inject_key(Key::left_control, KeyAction::release));
   w->inject_char('z');
   settle(*w, clock);
   EXPECT_STREQ(probe.text, "z");
-  ASSERT_TRUE(key(*w, clock, GLFW_KEY_ENTER));
+  ASSERT_TRUE(key(*w, clock, Key::enter));
   EXPECT_EQ(probe.entered, 1);
   // A repeat event changes nothing in ImGui (it repeats held keys itself), but is input.
   const auto drawn = w->stats().frames_drawn;
-  ASSERT_TRUE(w->inject_key(GLFW_KEY_BACKSPACE, GLFW_REPEAT));
+  ASSERT_TRUE(w->inject_key(Key::backspace, KeyAction::repeat));
   settle(*w, clock);
   EXPECT_STREQ(probe.text, "z");
   EXPECT_GT(w->stats().frames_drawn, drawn);
 }
 
-TEST(InjectKeyTest, BadKeysActionsAndModsAreRefusedAndNothingIsSent) {
+// The keys ImGui holds down in the frame just built: by ImGui's own names from 1.87 (the
+// modifiers' own entries, "ModCtrl" and the like, left out), by the backend's own key codes
+// with 1.86 (io.KeysDown).
+std::vector<std::string> keys_down() {
+  std::vector<std::string> down;
+#if CADENCE_IMGUI_INPUT_EVENTS
+  for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_NamedKey_END; ++k) {
+    const std::string name = ImGui::GetKeyName(static_cast<ImGuiKey>(k));
+    if (ImGui::IsKeyDown(static_cast<ImGuiKey>(k)) && name.find("Mod") == std::string::npos) down.push_back(name);
+  }
+#else
+  const ImGuiIO& io = ImGui::GetIO();
+  for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k) {
+    if (io.KeysDown[k]) down.push_back(std::to_string(k));
+  }
+#endif
+  return down;
+}
+
+// ImGui's name of a key (ImGui::GetKeyName from 1.87; ImGuiKey_<name> in 1.86), from cadence's,
+// written out here apart from the tables that the test checks.
+std::string imgui_name(const std::string& cadence) {
+  static const std::map<std::string, std::string> named = {
+      {"space", "Space"}, {"escape", "Escape"}, {"enter", "Enter"}, {"tab", "Tab"}, {"backspace", "Backspace"},
+      {"insert", "Insert"}, {"delete", "Delete"}, {"left", "LeftArrow"}, {"right", "RightArrow"}, {"up", "UpArrow"},
+      {"down", "DownArrow"}, {"page_up", "PageUp"}, {"page_down", "PageDown"}, {"home", "Home"}, {"end", "End"},
+      {"keypad_enter", "KeypadEnter"}, {"left_shift", "LeftShift"}, {"left_control", "LeftCtrl"},
+      {"left_alt", "LeftAlt"}, {"left_super", "LeftSuper"}, {"right_shift", "RightShift"},
+      {"right_control", "RightCtrl"}, {"right_alt", "RightAlt"}, {"right_super", "RightSuper"}};
+  if (const auto it = named.find(cadence); it != named.end()) return it->second;
+  if (cadence.rfind("digit_", 0) == 0) return cadence.substr(6);
+  std::string upper = cadence;  // "a" -> "A", "f7" -> "F7"
+  upper[0] = static_cast<char>(upper[0] - 'a' + 'A');
+  return upper;
+}
+
+#if !CADENCE_IMGUI_INPUT_EVENTS
+// The backend's own code of a key that 1.86's backend maps for ImGui (io.KeyMap), by ImGui's
+// name; -1 for the others.
+int keymap_code(const std::string& imgui) {
+  static const std::map<std::string, ImGuiKey> keys = {
+      {"Tab", ImGuiKey_Tab}, {"LeftArrow", ImGuiKey_LeftArrow}, {"RightArrow", ImGuiKey_RightArrow},
+      {"UpArrow", ImGuiKey_UpArrow}, {"DownArrow", ImGuiKey_DownArrow}, {"PageUp", ImGuiKey_PageUp},
+      {"PageDown", ImGuiKey_PageDown}, {"Home", ImGuiKey_Home}, {"End", ImGuiKey_End}, {"Insert", ImGuiKey_Insert},
+      {"Delete", ImGuiKey_Delete}, {"Backspace", ImGuiKey_Backspace}, {"Space", ImGuiKey_Space},
+      {"Enter", ImGuiKey_Enter}, {"Escape", ImGuiKey_Escape}, {"KeypadEnter", ImGuiKey_KeyPadEnter},
+      {"A", ImGuiKey_A}, {"C", ImGuiKey_C}, {"V", ImGuiKey_V}, {"X", ImGuiKey_X}, {"Y", ImGuiKey_Y}, {"Z", ImGuiKey_Z}};
+  const auto it = keys.find(imgui);
+  return it != keys.end() ? ImGui::GetIO().KeyMap[it->second] : -1;
+}
+#endif
+
+// Every Key reaches ImGui as that key, alone, on the backend under test: by ImGui's name of it
+// from 1.87; with 1.86 as a backend code of its own, the one ImGui's backend maps it to
+// (io.KeyMap) where it maps it. Each has a name of its own.
+TEST(InjectKeyTest, EveryKeyReachesImGuiAsItself) {
+  ManualClock clock;
+  std::vector<std::string> down;
+  std::string pressed;  // ImGui's name of the key pressed
+#if !CADENCE_IMGUI_INPUT_EVENTS
+  int expected_code = -1;  // io.KeyMap's code for it, where 1.86's backend maps it
+#endif
+  auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) {
+    ImGui::Text("keys");
+    down = keys_down();
+#if !CADENCE_IMGUI_INPUT_EVENTS
+    expected_code = keymap_code(pressed);
+#endif
+  });
+  ASSERT_TRUE(w);
+  settle(*w, clock);
+  std::set<std::string> names, codes;
+  for (int k = 0; k < kKeyCount; ++k) {
+    const Key key = static_cast<Key>(k);
+    ASSERT_NE(to_string(key), nullptr) << k;
+    const std::string name = to_string(key);
+    names.insert(name);
+    pressed = imgui_name(name);
+    ASSERT_TRUE(w->inject_key(key, KeyAction::press, {.alt = true})) << name;
+    ASSERT_TRUE(w->inject_key(key, KeyAction::repeat)) << name;
+    settle(*w, clock);
+    ASSERT_EQ(down.size(), 1u) << name << ": " << ::testing::PrintToString(down);
+#if CADENCE_IMGUI_INPUT_EVENTS
+    EXPECT_EQ(down[0], imgui_name(name));
+#else
+    EXPECT_TRUE(codes.insert(down[0]).second) << name << " has the backend code of another key: " << down[0];
+    if (expected_code >= 0) {
+      EXPECT_EQ(down[0], std::to_string(expected_code)) << name << ": not io.KeyMap's code";
+    }
+#endif
+    ASSERT_TRUE(w->inject_key(key, KeyAction::release)) << name;
+    settle(*w, clock);
+    EXPECT_TRUE(down.empty()) << name << " released: " << ::testing::PrintToString(down);
+  }
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(kKeyCount));
+  EXPECT_STREQ(to_string(Key::delete_), "delete");
+  EXPECT_STREQ(to_string(Key::digit_7), "digit_7");
+  EXPECT_EQ(to_string(static_cast<Key>(kKeyCount)), nullptr);
+}
+
+TEST(InjectKeyTest, BadKeysAndActionsAreRefusedAndNothingIsSent) {
   ManualClock clock;
   FieldProbe probe;
   auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
@@ -87,15 +188,16 @@ TEST(InjectKeyTest, BadKeysActionsAndModsAreRefusedAndNothingIsSent) {
   const auto drawn = w->stats().frames_drawn;
   const auto wake = w->next_wake();
   struct Case {
-    int key, action, mods;
+    Key key;
+    KeyAction action;
     const char* names;  // what the message must name
   };
-  for (const Case c : {Case{-5, GLFW_PRESS, 0, "key -5"}, Case{GLFW_KEY_LAST + 1, GLFW_PRESS, 0, "key 349"},
-                       Case{GLFW_KEY_UNKNOWN, GLFW_PRESS, 0, "key -1"}, Case{GLFW_KEY_BACKSPACE, 7, 0, "action 7"},
-                       Case{GLFW_KEY_BACKSPACE, -1, 0, "action -1"},
-                       Case{GLFW_KEY_BACKSPACE, GLFW_PRESS, 0x400, "mods 1024"},
-                       Case{GLFW_KEY_BACKSPACE, GLFW_PRESS, -1, "mods -1"}}) {
-    const Status s = w->inject_key(c.key, c.action, c.mods);
+  const std::string past_last = "key " + std::to_string(kKeyCount);
+  for (const Case c : {Case{static_cast<Key>(kKeyCount), KeyAction::press, past_last.c_str()},
+                       Case{static_cast<Key>(255), KeyAction::release, "key 255"},
+                       Case{Key::backspace, static_cast<KeyAction>(3), "action 3"},
+                       Case{Key::backspace, static_cast<KeyAction>(255), "action 255"}}) {
+    const Status s = w->inject_key(c.key, c.action, {.shift = true});
     ASSERT_FALSE(s.ok()) << c.names;
     EXPECT_EQ(s.error().code, Errc::invalid_argument);
     EXPECT_NE(s.error().message.find(c.names), std::string::npos) << s.error().message;
@@ -104,8 +206,8 @@ TEST(InjectKeyTest, BadKeysActionsAndModsAreRefusedAndNothingIsSent) {
   settle(*w, clock);
   EXPECT_EQ(w->stats().frames_drawn, drawn) << "nothing was drawn for refused keys";
   EXPECT_STREQ(probe.text, "abc") << "nothing reached the field";
-  ASSERT_TRUE(key(*w, clock, GLFW_KEY_END)) << "the window takes good keys after bad ones";
-  ASSERT_TRUE(key(*w, clock, GLFW_KEY_BACKSPACE));
+  ASSERT_TRUE(key(*w, clock, Key::end)) << "the window takes good keys after bad ones";
+  ASSERT_TRUE(key(*w, clock, Key::backspace));
   EXPECT_STREQ(probe.text, "ab");
 }
 
@@ -116,8 +218,8 @@ TEST(InjectFocusTest, LosingFocusLetsGoOfAHeldKey) {
   auto w = open_window(test_options(&clock), [&](Window&, CallbackContext&) { probe.draw(); });
   ASSERT_TRUE(w);
   settle(*w, clock);
-  ASSERT_TRUE(key(*w, clock, GLFW_KEY_END));
-  ASSERT_TRUE(w->inject_key(GLFW_KEY_BACKSPACE, GLFW_PRESS));
+  ASSERT_TRUE(key(*w, clock, Key::end));
+  ASSERT_TRUE(w->inject_key(Key::backspace, KeyAction::press));
   run_until_idle(*w, clock, 40);  // ImGui repeats the held key at its instants
   const std::size_t while_held = std::strlen(probe.text);
   EXPECT_LT(while_held, std::strlen("a long line of text to delete") - 3);
@@ -208,7 +310,7 @@ TEST(SettleTest, WhatInputChangesLateInAFrameReachesTheScreen) {
   });
   ASSERT_TRUE(w);
   run_until_idle(*w, clock);
-  ASSERT_TRUE(w->inject_key(GLFW_KEY_SPACE, GLFW_PRESS));
+  ASSERT_TRUE(w->inject_key(Key::space, KeyAction::press));
   run_until_idle(*w, clock, 100);
   EXPECT_EQ(presses, 1);
   EXPECT_EQ(shown, 1) << "the frame after the input frame shows it, with the key still held";
@@ -225,7 +327,7 @@ TEST(SettleTest, AKeyHeldForTheAppRepeatsWithoutAnActiveItem) {
   });
   ASSERT_TRUE(w);
   run_until_idle(*w, clock);
-  ASSERT_TRUE(w->inject_key(GLFW_KEY_RIGHT, GLFW_PRESS));
+  ASSERT_TRUE(w->inject_key(Key::right, KeyAction::press));
   run_for(*w, clock, 1s);
   // The press, then repeats from io.KeyRepeatDelay on, every io.KeyRepeatRate (0.05 s).
   EXPECT_GE(moves, 12) << "the held arrow goes on repeating";

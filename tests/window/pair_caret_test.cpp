@@ -1,6 +1,4 @@
 // Probes of the caret promises (window.hpp "cursor blink"; docs/window.md "System timers").
-#include <GLFW/glfw3.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,7 +47,7 @@ struct CaretPair {
     pair.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, true); });
     pair.input_at(at(16ms * 2), [](Window& w) { w.inject_mouse_button(0, false); });
   }
-  void key(int k, int action, int mods = 0) {
+  void key(Key k, KeyAction action, KeyMods mods = {}) {
     pair.input_at(at(16ms * 2), [&](Window& w) { (void)w.inject_key(k, action, mods); });
   }
   // Compares at every grid instant in (t, t + d]; returns how many differed (reports the first).
@@ -92,12 +90,12 @@ TEST(PairCaretTest, BackspaceHeldInAnEmptyFieldKeepsTheCaretShownLikeEveryFrame)
   ASSERT_TRUE(c.pair.ok());
   c.click(c.f[0].at("empty"));
   c.scan(16ms * 8, "after click");
-  c.key(GLFW_KEY_BACKSPACE, GLFW_PRESS);
+  c.key(Key::backspace, KeyAction::press);
   int mism = 0;
   c.scan(2000ms, "Backspace held in an empty field", &mism);
   EXPECT_EQ(c.every_hidden, 0) << "the reference shows the caret all along (the probe probes something)";
   EXPECT_NE(c.pair.live().imgui_context()->ActiveId, 0u);
-  c.key(GLFW_KEY_BACKSPACE, GLFW_RELEASE);
+  c.key(Key::backspace, KeyAction::release);
   c.scan(1200ms, "Backspace released");
 }
 
@@ -106,13 +104,13 @@ TEST(PairCaretTest, RightArrowHeldAtTheEndKeepsTheCaretShownLikeEveryFrame) {
   CaretPair c;
   ASSERT_TRUE(c.pair.ok());
   c.click(c.f[0].at("a", 0.95f));
-  c.key(GLFW_KEY_END, GLFW_PRESS);
-  c.key(GLFW_KEY_END, GLFW_RELEASE);
+  c.key(Key::end, KeyAction::press);
+  c.key(Key::end, KeyAction::release);
   c.scan(16ms * 8, "after End");
-  c.key(GLFW_KEY_RIGHT, GLFW_PRESS);
+  c.key(Key::right, KeyAction::press);
   c.scan(2000ms, "Right held at the end");
   EXPECT_EQ(c.every_hidden, 0) << "the reference shows the caret all along";
-  c.key(GLFW_KEY_RIGHT, GLFW_RELEASE);
+  c.key(Key::right, KeyAction::release);
   c.scan(1200ms, "Right released");
 }
 
@@ -122,12 +120,12 @@ TEST(PairCaretTest, TabBetweenTwoFieldsLooksLikeEveryFrame) {
   ASSERT_TRUE(c.pair.ok());
   c.click(c.f[0].at("a"));
   c.scan(700ms, "field a active");  // caret hides at 530 ms
-  c.key(GLFW_KEY_TAB, GLFW_PRESS);
-  c.key(GLFW_KEY_TAB, GLFW_RELEASE);
+  c.key(Key::tab, KeyAction::press);
+  c.key(Key::tab, KeyAction::release);
   c.scan(1200ms, "after Tab");
   EXPECT_EQ(c.pair.live().imgui_context()->InputTextState.ID, c.pair.every().imgui_context()->InputTextState.ID);
-  c.key(GLFW_KEY_TAB, GLFW_PRESS, GLFW_MOD_SHIFT);
-  c.key(GLFW_KEY_TAB, GLFW_RELEASE, GLFW_MOD_SHIFT);
+  c.key(Key::tab, KeyAction::press, KeyMods{.shift = true});
+  c.key(Key::tab, KeyAction::release, KeyMods{.shift = true});
   c.scan(1200ms, "after Shift+Tab");
 }
 
@@ -138,13 +136,13 @@ TEST(PairCaretTest, MultilineFieldLooksLikeEveryFrame) {
   c.click(c.f[0].at("multi"));
   for (int line = 0; line < 12; ++line) {
     c.pair.input_at(c.at(16ms * 2), [&](Window& w) { w.inject_char(static_cast<unsigned>('a' + line)); });
-    c.key(GLFW_KEY_ENTER, GLFW_PRESS);
-    c.key(GLFW_KEY_ENTER, GLFW_RELEASE);
+    c.key(Key::enter, KeyAction::press);
+    c.key(Key::enter, KeyAction::release);
   }
   c.scan(800ms, "typed 12 lines");
-  c.key(GLFW_KEY_UP, GLFW_PRESS);
+  c.key(Key::up, KeyAction::press);
   c.scan(1500ms, "Up held");
-  c.key(GLFW_KEY_UP, GLFW_RELEASE);
+  c.key(Key::up, KeyAction::release);
   c.scan(1200ms, "Up released");
 }
 

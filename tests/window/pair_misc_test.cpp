@@ -1,7 +1,5 @@
 // Probes of request_redraw/request_close from the draw function, the settle rule with held
 // keys, tooltip delay with moves, hidden windows, next_wake() and WakeReasons.
-#include <GLFW/glfw3.h>
-
 #include <stdexcept>
 
 #include "window_pair.hpp"
@@ -108,7 +106,7 @@ TEST(PairWindowTest, WhatAClickChangesShowsAtTheNextFrameWhileAKeyIsHeld) {
   ASSERT_TRUE(pair.ok());
   Duration t = 96ms;
   pair.input_at(t += 32ms, [&](Window& w) { move_to(w, app[0].button); });
-  pair.input_at(t += 32ms, [](Window& w) { (void)w.inject_key(GLFW_KEY_A, GLFW_PRESS); });
+  pair.input_at(t += 32ms, [](Window& w) { (void)w.inject_key(Key::a, KeyAction::press); });
   const Duration pressed = t;
   int bad = 0, clicks = 0;
   std::string first;
@@ -127,7 +125,7 @@ TEST(PairWindowTest, WhatAClickChangesShowsAtTheNextFrameWhileAKeyIsHeld) {
   }
   EXPECT_EQ(app[0].count, clicks);
   EXPECT_EQ(bad, 0) << "grid checkpoints that differ: " << first;
-  pair.input_at(pressed + 2100ms, [](Window& w) { (void)w.inject_key(GLFW_KEY_A, GLFW_RELEASE); });
+  pair.input_at(pressed + 2100ms, [](Window& w) { (void)w.inject_key(Key::a, KeyAction::release); });
 }
 
 // Tooltip delay with moves: between items, within an item, off and back.
@@ -201,7 +199,7 @@ TEST(PairWindowTest, AHiddenWindowWithWorkPendingWakesForNothing) {
   w->frame();
   w->inject_mouse_button(0, false);
   w->frame();
-  (void)w->inject_key(GLFW_KEY_LEFT, GLFW_PRESS);  // held: ImGui repeat instants
+  (void)w->inject_key(Key::left, KeyAction::press);  // held: ImGui repeat instants
   w->inject_scroll(0, -2);                          // momentum
   w->frame();
   ASSERT_NE(w->next_wake(), std::nullopt);
@@ -214,7 +212,7 @@ TEST(PairWindowTest, AHiddenWindowWithWorkPendingWakesForNothing) {
   (void)clock.advance(5s);
   w->frame();
   EXPECT_EQ(w->stats().frames_drawn, drawn);
-  (void)w->inject_key(GLFW_KEY_LEFT, GLFW_RELEASE);
+  (void)w->inject_key(Key::left, KeyAction::release);
   w->set_visible(true);
   EXPECT_EQ(w->next_wake(), Duration::zero());
   w->frame();

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "cadence/glfw_pacing.hpp"  // glfw_timeout_seconds
 #include "cadence/imgui_features.hpp"
 
 #include <atomic>

@@ -1,4 +1,8 @@
-// Which window systems this build has, and the rule that the windows open at one time use one.
+// The window systems this build has (each backend's folder defines CADENCE_WINDOW_<NAME> when it
+// adds its surface: window/CMakeLists.txt), and the rule that the windows open at one time use
+// one. Adding a backend: its folder, a WindowBackend value, and a line in each list below.
+#include <array>
+#include <cstddef>
 #include <string>
 
 #include "surface.hpp"
@@ -6,73 +10,99 @@
 namespace cadence {
 namespace detail {
 
-extern const WindowSystem kGlfwSystem;  // glfw_surface.cpp
-#if CADENCE_WINDOW_SDL2
-extern const WindowSystem kSdlSystem;  // sdl_surface.cpp
+#ifdef CADENCE_WINDOW_GLFW
+extern const WindowSystem kGlfwSystem;  // glfw/src/glfw_surface.cpp
+#endif
+#ifdef CADENCE_WINDOW_SDL2
+extern const WindowSystem kSdl2System;  // sdl2/src/sdl2_surface.cpp
 #endif
 
 namespace {
 
-// Windows open (or opening) per backend, UI thread only.
-int open_count[2] = {0, 0};
+struct Backend {
+  WindowBackend backend;
+  const char* name;
+  const WindowSystem* system;  // nullptr: not in this build
+  const char* missing;         // how to get it, when not
+};
 
-int& count(WindowBackend b) { return open_count[b == WindowBackend::glfw ? 0 : 1]; }
+// Every WindowBackend, in the enum's order.
+constexpr Backend kBackends[] = {
+#ifdef CADENCE_WINDOW_GLFW
+    {WindowBackend::glfw, "glfw", &kGlfwSystem, ""},
+#else
+    {WindowBackend::glfw, "glfw", nullptr, "build cadence with GLFW (apt-get install libglfw3-dev)"},
+#endif
+#ifdef CADENCE_WINDOW_SDL2
+    {WindowBackend::sdl2, "sdl2", &kSdl2System, ""},
+#else
+    {WindowBackend::sdl2, "sdl2", nullptr,
+     "build cadence with SDL >= 2.0.22 (apt-get install libsdl2-dev) and Debian's libimgui-dev rather than "
+     "CADENCE_IMGUI_DIR"},
+#endif
+};
+constexpr std::size_t kCount = std::size(kBackends);
+static_assert([] {
+  for (std::size_t i = 0; i < kCount; ++i) {
+    if (static_cast<std::size_t>(kBackends[i].backend) != i) return false;
+  }
+  return true;
+}(), "kBackends lists every WindowBackend in the enum's order");
+
+const Backend* find(WindowBackend backend) noexcept {
+  const auto i = static_cast<std::size_t>(backend);
+  return i < kCount ? &kBackends[i] : nullptr;
+}
+
+// Windows open (or opening) per backend, UI thread only.
+std::array<int, kCount> open_count{};
 
 }  // namespace
 
 const WindowSystem* window_system(WindowBackend backend) noexcept {
-  switch (backend) {
-    case WindowBackend::glfw: return &kGlfwSystem;
-    case WindowBackend::sdl2:
-#if CADENCE_WINDOW_SDL2
-      return &kSdlSystem;
-#else
-      return nullptr;
-#endif
-  }
-  return nullptr;
+  const Backend* b = find(backend);
+  return b != nullptr ? b->system : nullptr;
 }
 
 Status acquire_backend(WindowBackend backend) {
-  if (backend != WindowBackend::glfw && backend != WindowBackend::sdl2) {
-    return Error{Errc::invalid_argument, "window backend " + std::to_string(static_cast<int>(backend)) +
-                                             " is not one of WindowBackend::glfw and WindowBackend::sdl2"};
-  }
-  const WindowSystem* system = window_system(backend);
-  if (system == nullptr) {
-    return Error{Errc::invalid_argument, std::string("this build of cadence::window has no ") + to_string(backend) +
-                                             " backend: build cadence with SDL >= 2.0.22 (apt-get install libsdl2-dev) "
-                                             "and Debian's libimgui-dev rather than CADENCE_IMGUI_DIR, or open the "
-                                             "window with WindowBackend::glfw"};
-  }
-  const WindowBackend other = backend == WindowBackend::glfw ? WindowBackend::sdl2 : WindowBackend::glfw;
-  if (count(other) > 0) {
+  const Backend* b = find(backend);
+  if (b == nullptr) {
+    std::string names;
+    for (const Backend& known : kBackends) names += std::string(names.empty() ? "" : ", ") + "WindowBackend::" + known.name;
     return Error{Errc::invalid_argument,
-                 std::string("cannot open a ") + to_string(backend) + " window while " + std::to_string(count(other)) +
-                     " " + to_string(other) +
+                 "window backend " + std::to_string(static_cast<int>(backend)) + " is not one of " + names};
+  }
+  if (b->system == nullptr) {
+    return Error{Errc::invalid_argument, std::string("this build of cadence::window has no ") + b->name + " backend: " +
+                                             b->missing + "; or open the window on another backend"};
+  }
+  for (const Backend& other : kBackends) {
+    const int open = open_count[static_cast<std::size_t>(other.backend)];
+    if (other.backend == backend || open == 0) continue;
+    return Error{Errc::invalid_argument,
+                 std::string("cannot open a ") + b->name + " window while " + std::to_string(open) + " " + other.name +
                      " window(s) are open: the windows open at one time all use one backend (the loop waits in "
                      "one window system's event queue)"};
   }
-  if (Status s = system->acquire(); !s) return s;
-  ++count(backend);
+  if (Status s = b->system->acquire(); !s) return s;
+  ++open_count[static_cast<std::size_t>(backend)];
   return {};
 }
 
 void release_backend(WindowBackend backend) {
-  const WindowSystem* system = window_system(backend);
-  if (system == nullptr || count(backend) == 0) return;
-  --count(backend);
-  system->release();
+  const Backend* b = find(backend);
+  if (b == nullptr || b->system == nullptr) return;
+  int& open = open_count[static_cast<std::size_t>(backend)];
+  if (open == 0) return;
+  --open;
+  b->system->release();
 }
 
 }  // namespace detail
 
 const char* to_string(WindowBackend backend) noexcept {
-  switch (backend) {
-    case WindowBackend::glfw: return "glfw";
-    case WindowBackend::sdl2: return "sdl2";
-  }
-  return "unknown";
+  const detail::Backend* b = detail::find(backend);
+  return b != nullptr ? b->name : "unknown";
 }
 
 bool backend_available(WindowBackend backend) noexcept { return detail::window_system(backend) != nullptr; }

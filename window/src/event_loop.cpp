@@ -8,16 +8,11 @@
 #include <string>
 #include <utility>
 
-#include "cadence/detail/guarded_call.hpp"
+#include "guarded_call.hpp"
 #include "scoped_flag.hpp"
 #include "window_impl.hpp"
 
 namespace cadence {
-
-double glfw_timeout_seconds(double seconds) noexcept {
-  if (!(seconds > 0)) return 0.0;  // negative, zero and NaN
-  return std::min(seconds, kMaxWaitSeconds);
-}
 
 EventLoop::~EventLoop() {
   if (iterating_) {

@@ -1,7 +1,5 @@
 #include "imgui_input.hpp"
 
-#include <GLFW/glfw3.h>
-
 #include <string>
 
 #include "cadence/imgui_features.hpp"  // before imgui_internal.h: the versions whose internals this reads
@@ -10,78 +8,64 @@
 namespace cadence::detail {
 namespace {
 
-constexpr int kKnownMods = GLFW_MOD_SHIFT | GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER | GLFW_MOD_CAPS_LOCK |
-                           GLFW_MOD_NUM_LOCK;
-
-bool known_key(int key) {
-  return key == GLFW_KEY_SPACE || (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) || (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) ||
-         (key >= GLFW_KEY_ESCAPE && key <= GLFW_KEY_END) || (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F12) ||
-         key == GLFW_KEY_KP_ENTER || (key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER);
-}
-
 #if CADENCE_IMGUI_INPUT_EVENTS
-ImGuiKey to_imgui_key(int key) {
-  if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) return static_cast<ImGuiKey>(ImGuiKey_0 + (key - GLFW_KEY_0));
-  if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return static_cast<ImGuiKey>(ImGuiKey_A + (key - GLFW_KEY_A));
-  if (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F12) return static_cast<ImGuiKey>(ImGuiKey_F1 + (key - GLFW_KEY_F1));
+ImGuiKey to_imgui_key(Key key) {
+  const int k = static_cast<int>(key);
+  if (key >= Key::digit_0 && key <= Key::digit_9) return static_cast<ImGuiKey>(ImGuiKey_0 + (k - static_cast<int>(Key::digit_0)));
+  if (key >= Key::a && key <= Key::z) return static_cast<ImGuiKey>(ImGuiKey_A + (k - static_cast<int>(Key::a)));
+  if (key >= Key::f1 && key <= Key::f12) return static_cast<ImGuiKey>(ImGuiKey_F1 + (k - static_cast<int>(Key::f1)));
   switch (key) {
-    case GLFW_KEY_SPACE: return ImGuiKey_Space;
-    case GLFW_KEY_ESCAPE: return ImGuiKey_Escape;
-    case GLFW_KEY_ENTER: return ImGuiKey_Enter;
-    case GLFW_KEY_TAB: return ImGuiKey_Tab;
-    case GLFW_KEY_BACKSPACE: return ImGuiKey_Backspace;
-    case GLFW_KEY_INSERT: return ImGuiKey_Insert;
-    case GLFW_KEY_DELETE: return ImGuiKey_Delete;
-    case GLFW_KEY_RIGHT: return ImGuiKey_RightArrow;
-    case GLFW_KEY_LEFT: return ImGuiKey_LeftArrow;
-    case GLFW_KEY_DOWN: return ImGuiKey_DownArrow;
-    case GLFW_KEY_UP: return ImGuiKey_UpArrow;
-    case GLFW_KEY_PAGE_UP: return ImGuiKey_PageUp;
-    case GLFW_KEY_PAGE_DOWN: return ImGuiKey_PageDown;
-    case GLFW_KEY_HOME: return ImGuiKey_Home;
-    case GLFW_KEY_END: return ImGuiKey_End;
-    case GLFW_KEY_KP_ENTER: return ImGuiKey_KeypadEnter;
-    case GLFW_KEY_LEFT_SHIFT: return ImGuiKey_LeftShift;
-    case GLFW_KEY_LEFT_CONTROL: return ImGuiKey_LeftCtrl;
-    case GLFW_KEY_LEFT_ALT: return ImGuiKey_LeftAlt;
-    case GLFW_KEY_LEFT_SUPER: return ImGuiKey_LeftSuper;
-    case GLFW_KEY_RIGHT_SHIFT: return ImGuiKey_RightShift;
-    case GLFW_KEY_RIGHT_CONTROL: return ImGuiKey_RightCtrl;
-    case GLFW_KEY_RIGHT_ALT: return ImGuiKey_RightAlt;
-    case GLFW_KEY_RIGHT_SUPER: return ImGuiKey_RightSuper;
-    default: return ImGuiKey_None;
+    case Key::space: return ImGuiKey_Space;
+    case Key::escape: return ImGuiKey_Escape;
+    case Key::enter: return ImGuiKey_Enter;
+    case Key::tab: return ImGuiKey_Tab;
+    case Key::backspace: return ImGuiKey_Backspace;
+    case Key::insert: return ImGuiKey_Insert;
+    case Key::delete_: return ImGuiKey_Delete;
+    case Key::right: return ImGuiKey_RightArrow;
+    case Key::left: return ImGuiKey_LeftArrow;
+    case Key::down: return ImGuiKey_DownArrow;
+    case Key::up: return ImGuiKey_UpArrow;
+    case Key::page_up: return ImGuiKey_PageUp;
+    case Key::page_down: return ImGuiKey_PageDown;
+    case Key::home: return ImGuiKey_Home;
+    case Key::end: return ImGuiKey_End;
+    case Key::keypad_enter: return ImGuiKey_KeypadEnter;
+    case Key::left_shift: return ImGuiKey_LeftShift;
+    case Key::left_control: return ImGuiKey_LeftCtrl;
+    case Key::left_alt: return ImGuiKey_LeftAlt;
+    case Key::left_super: return ImGuiKey_LeftSuper;
+    case Key::right_shift: return ImGuiKey_RightShift;
+    case Key::right_control: return ImGuiKey_RightCtrl;
+    case Key::right_alt: return ImGuiKey_RightAlt;
+    case Key::right_super: return ImGuiKey_RightSuper;
+    default: return ImGuiKey_None;  // the ranges above
   }
 }
 #endif
 
-Status check_key(int key, int action, int mods) {
-  if (!known_key(key)) {
-    return Error{Errc::invalid_argument,
-                 "key " + std::to_string(key) +
-                     " is not one inject_key() knows: GLFW_KEY_* codes of letters, digits, space, F1-F12, Escape, "
-                     "Enter, Tab, Backspace, Insert, Delete, the arrows, Page Up/Down, Home, End, keypad Enter and "
-                     "the Shift, Control, Alt and Super keys"};
+Status check_key(Key key, KeyAction action) {
+  if (to_string(key) == nullptr) {
+    return Error{Errc::invalid_argument, "key " + std::to_string(static_cast<int>(key)) + " is not a cadence::Key (0 to " +
+                                             std::to_string(kKeyCount - 1) + ")"};
   }
-  if (action != GLFW_PRESS && action != GLFW_REPEAT && action != GLFW_RELEASE) {
-    return Error{Errc::invalid_argument, "key action " + std::to_string(action) +
-                                             " is not GLFW_PRESS (1), GLFW_REPEAT (2) or GLFW_RELEASE (0)"};
-  }
-  if ((mods & ~kKnownMods) != 0) {
-    return Error{Errc::invalid_argument, "key mods " + std::to_string(mods) + " have bits that are not GLFW_MOD_*"};
+  if (action != KeyAction::press && action != KeyAction::repeat && action != KeyAction::release) {
+    return Error{Errc::invalid_argument, "key action " + std::to_string(static_cast<int>(action)) +
+                                             " is not KeyAction::release (0), press (1) or repeat (2)"};
   }
   return {};
 }
 
-int mods_after(int key, bool down, int mods) {
-  int bit = 0;
+// The modifiers once a modifier key's own event went: pressing Shift holds Shift.
+KeyMods mods_after(Key key, bool down, KeyMods mods) {
   switch (key) {
-    case GLFW_KEY_LEFT_SHIFT: case GLFW_KEY_RIGHT_SHIFT: bit = GLFW_MOD_SHIFT; break;
-    case GLFW_KEY_LEFT_CONTROL: case GLFW_KEY_RIGHT_CONTROL: bit = GLFW_MOD_CONTROL; break;
-    case GLFW_KEY_LEFT_ALT: case GLFW_KEY_RIGHT_ALT: bit = GLFW_MOD_ALT; break;
-    case GLFW_KEY_LEFT_SUPER: case GLFW_KEY_RIGHT_SUPER: bit = GLFW_MOD_SUPER; break;
-    default: return mods;
+    case Key::left_shift: case Key::right_shift: mods.shift = down; break;
+    case Key::left_control: case Key::right_control: mods.control = down; break;
+    case Key::left_alt: case Key::right_alt: mods.alt = down; break;
+    case Key::left_super: case Key::right_super: mods.super = down; break;
+    default: break;
   }
-  return down ? (mods | bit) : (mods & ~bit);
+  return mods;
 }
 
 #if CADENCE_IMGUI_INPUT_EVENTS
@@ -92,19 +76,19 @@ constexpr ImGuiKey kModCtrl = ImGuiKey_ModCtrl, kModShift = ImGuiKey_ModShift, k
                    kModSuper = ImGuiKey_ModSuper;
 #endif
 
-void queue_key(ImGuiIO& io, int key, bool down, int mods) {
-  io.AddKeyEvent(kModCtrl, (mods & GLFW_MOD_CONTROL) != 0);
-  io.AddKeyEvent(kModShift, (mods & GLFW_MOD_SHIFT) != 0);
-  io.AddKeyEvent(kModAlt, (mods & GLFW_MOD_ALT) != 0);
-  io.AddKeyEvent(kModSuper, (mods & GLFW_MOD_SUPER) != 0);
+void queue_key(ImGuiIO& io, Key key, bool down, KeyMods mods) {
+  io.AddKeyEvent(kModCtrl, mods.control);
+  io.AddKeyEvent(kModShift, mods.shift);
+  io.AddKeyEvent(kModAlt, mods.alt);
+  io.AddKeyEvent(kModSuper, mods.super);
   io.AddKeyEvent(to_imgui_key(key), down);
 }
 #else
-void set_modifiers(ImGuiIO& io, int mods) {
-  io.KeyCtrl = (mods & GLFW_MOD_CONTROL) != 0;
-  io.KeyShift = (mods & GLFW_MOD_SHIFT) != 0;
-  io.KeyAlt = (mods & GLFW_MOD_ALT) != 0;
-  io.KeySuper = (mods & GLFW_MOD_SUPER) != 0;
+void set_modifiers(ImGuiIO& io, KeyMods mods) {
+  io.KeyCtrl = mods.control;
+  io.KeyShift = mods.shift;
+  io.KeyAlt = mods.alt;
+  io.KeySuper = mods.super;
 }
 #endif
 
@@ -145,10 +129,10 @@ void feed_pointer(ImGuiIO& io, InjectedPointer& pointer, int queued_before, cons
 #endif
 }
 
-Status key_event(int key, int action, int mods, const std::function<void(int key, bool down, int mods)>& backend_key) {
-  if (Status s = check_key(key, action, mods); !s) return s;
-  if (action == GLFW_REPEAT) return {};  // ImGui repeats a held key itself, as it does for a real one
-  const bool down = action == GLFW_PRESS;
+Status key_event(Key key, KeyAction action, KeyMods mods, const std::function<void(Key key, bool down, KeyMods mods)>& backend_key) {
+  if (Status s = check_key(key, action); !s) return s;
+  if (action == KeyAction::repeat) return {};  // ImGui repeats a held key itself, as it does for a real one
+  const bool down = action == KeyAction::press;
   mods = mods_after(key, down, mods);
   ImGuiIO& io = ImGui::GetIO();
 #if CADENCE_IMGUI_INPUT_EVENTS

@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "cadence/detail/guarded_call.hpp"
+#include "guarded_call.hpp"
 #include "scoped_flag.hpp"
 #include "window_impl.hpp"
 

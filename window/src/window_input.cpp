@@ -29,7 +29,7 @@ void Window::inject_char(unsigned int codepoint) {
   w.on_input();
 }
 
-Status Window::inject_key(int key, int action, int mods) {
+Status Window::inject_key(Key key, KeyAction action, KeyMods mods) {
   Impl& w = *impl_;
   Status s;
   w.in_context([&] { s = w.surface->key(key, action, mods); });

@@ -1,6 +1,6 @@
 /* A C program against the installed window library's C API: it links as C (the C++ runtime and
    Dear ImGui come with the library) and asks which backends it has, opening no window. */
-#include <cadence/cadence.h>
+#include <cadence/cadence_window.h>
 
 #include <stdio.h>
 

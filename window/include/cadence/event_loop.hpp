@@ -95,12 +95,8 @@ class CADENCE_WINDOW_API EventLoop {
   bool closing_ = false;    // the destructor runs
 };
 
-/// The longest single wait handed to GLFW, in seconds; a longer sleep just wakes and waits again.
+/// The longest single wait handed to a window system, in seconds; a longer sleep just wakes and
+/// waits again.
 inline constexpr double kMaxWaitSeconds = 3600.0;
-/// Converts a sleep length for glfwWaitEventsTimeout: negative, zero or NaN becomes 0 (Debian's
-/// GLFW aborts on a negative timeout), anything above kMaxWaitSeconds (infinity included)
-/// becomes kMaxWaitSeconds.
-/// Cost: O(1).
-CADENCE_WINDOW_API double glfw_timeout_seconds(double seconds) noexcept;
 
 }  // namespace cadence

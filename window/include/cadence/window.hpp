@@ -59,6 +59,7 @@
 #include "cadence/callback_context.hpp"
 #include "cadence/export.hpp"
 #include "cadence/frame_pacer.hpp"
+#include "cadence/key.hpp"
 #include "cadence/result.hpp"
 #include "cadence/time_source.hpp"
 #include "cadence/window_runtime.hpp"
@@ -278,15 +279,12 @@ class CADENCE_WINDOW_API Window {
   /// A typed Unicode code point, to the focused text field (an edit there restarts the caret's
   /// blink, as any edit does).
   void inject_char(unsigned int codepoint);
-  /// A key event as GLFW reports one, on either backend (with ImGui 1.86, SDL2's backend gets
-  /// the matching scancode): `key` a GLFW_KEY_* code (letters, digits, space, F1-F12, Escape,
-  /// Enter, Tab, Backspace, Insert, Delete, arrows, Page Up/Down, Home, End, keypad Enter,
-  /// Shift, Control, Alt, Super), `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` the
-  /// GLFW_MOD_* bits held. It reaches ImGui as the backend would pass it; a repeat changes nothing
-  /// there (ImGui repeats a held key itself, from io.KeyRepeatDelay and KeyRepeatRate). What the
-  /// key does to a text field (an edit, a caret move) restarts the caret's blink.
-  /// Errors: invalid_argument (a key outside that list, another action, unknown mod bits): nothing sent.
-  Status inject_key(int key, int action, int mods = 0);
+  /// A key event, the same on every backend (key.hpp): it reaches ImGui as the backend's own
+  /// event would. A repeat changes nothing there (ImGui repeats a held key itself, from
+  /// io.KeyRepeatDelay and KeyRepeatRate); a modifier key's own event holds or lets go of its
+  /// modifier. What the key does to a text field (an edit, a caret move) restarts the caret's
+  /// blink. Errors: invalid_argument (a value that is not a Key or a KeyAction): nothing sent.
+  Status inject_key(Key key, KeyAction action, KeyMods mods = {});
   /// The window gaining (true) or losing keyboard focus, as the window system would report it.
   void inject_focus(bool focused);
   /// The window being minimized (true) or restored, as the window manager would report it

@@ -1,6 +1,5 @@
 // The SDL2 window system: an SDL window with its OpenGL context, ImGui's SDL2 backend, and
 // SDL's event queue, whose events the loop hands to the window they name.
-#include <GLFW/glfw3.h>  // the GLFW_KEY_* codes inject_key() takes on every backend
 #include <SDL.h>
 #include <imgui.h>
 
@@ -87,38 +86,41 @@ void release() {
 }
 
 #if !CADENCE_IMGUI_INPUT_EVENTS
-// The SDL scancode of a GLFW key code that check_key() accepted.
-SDL_Scancode to_scancode(int key) {
-  if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return static_cast<SDL_Scancode>(SDL_SCANCODE_A + (key - GLFW_KEY_A));
-  if (key == GLFW_KEY_0) return SDL_SCANCODE_0;
-  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) return static_cast<SDL_Scancode>(SDL_SCANCODE_1 + (key - GLFW_KEY_1));
-  if (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F12) return static_cast<SDL_Scancode>(SDL_SCANCODE_F1 + (key - GLFW_KEY_F1));
+// SDL's scancode of a key that key_event() accepted, for 1.86's backend.
+SDL_Scancode to_scancode(Key key) {
+  const int k = static_cast<int>(key);
+  if (key >= Key::a && key <= Key::z) return static_cast<SDL_Scancode>(SDL_SCANCODE_A + (k - static_cast<int>(Key::a)));
+  if (key == Key::digit_0) return SDL_SCANCODE_0;  // after 9 in SDL's order
+  if (key >= Key::digit_1 && key <= Key::digit_9) {
+    return static_cast<SDL_Scancode>(SDL_SCANCODE_1 + (k - static_cast<int>(Key::digit_1)));
+  }
+  if (key >= Key::f1 && key <= Key::f12) return static_cast<SDL_Scancode>(SDL_SCANCODE_F1 + (k - static_cast<int>(Key::f1)));
   switch (key) {
-    case GLFW_KEY_SPACE: return SDL_SCANCODE_SPACE;
-    case GLFW_KEY_ESCAPE: return SDL_SCANCODE_ESCAPE;
-    case GLFW_KEY_ENTER: return SDL_SCANCODE_RETURN;
-    case GLFW_KEY_TAB: return SDL_SCANCODE_TAB;
-    case GLFW_KEY_BACKSPACE: return SDL_SCANCODE_BACKSPACE;
-    case GLFW_KEY_INSERT: return SDL_SCANCODE_INSERT;
-    case GLFW_KEY_DELETE: return SDL_SCANCODE_DELETE;
-    case GLFW_KEY_RIGHT: return SDL_SCANCODE_RIGHT;
-    case GLFW_KEY_LEFT: return SDL_SCANCODE_LEFT;
-    case GLFW_KEY_DOWN: return SDL_SCANCODE_DOWN;
-    case GLFW_KEY_UP: return SDL_SCANCODE_UP;
-    case GLFW_KEY_PAGE_UP: return SDL_SCANCODE_PAGEUP;
-    case GLFW_KEY_PAGE_DOWN: return SDL_SCANCODE_PAGEDOWN;
-    case GLFW_KEY_HOME: return SDL_SCANCODE_HOME;
-    case GLFW_KEY_END: return SDL_SCANCODE_END;
-    case GLFW_KEY_KP_ENTER: return SDL_SCANCODE_KP_ENTER;
-    case GLFW_KEY_LEFT_SHIFT: return SDL_SCANCODE_LSHIFT;
-    case GLFW_KEY_LEFT_CONTROL: return SDL_SCANCODE_LCTRL;
-    case GLFW_KEY_LEFT_ALT: return SDL_SCANCODE_LALT;
-    case GLFW_KEY_LEFT_SUPER: return SDL_SCANCODE_LGUI;
-    case GLFW_KEY_RIGHT_SHIFT: return SDL_SCANCODE_RSHIFT;
-    case GLFW_KEY_RIGHT_CONTROL: return SDL_SCANCODE_RCTRL;
-    case GLFW_KEY_RIGHT_ALT: return SDL_SCANCODE_RALT;
-    case GLFW_KEY_RIGHT_SUPER: return SDL_SCANCODE_RGUI;
-    default: return SDL_SCANCODE_UNKNOWN;
+    case Key::space: return SDL_SCANCODE_SPACE;
+    case Key::escape: return SDL_SCANCODE_ESCAPE;
+    case Key::enter: return SDL_SCANCODE_RETURN;
+    case Key::tab: return SDL_SCANCODE_TAB;
+    case Key::backspace: return SDL_SCANCODE_BACKSPACE;
+    case Key::insert: return SDL_SCANCODE_INSERT;
+    case Key::delete_: return SDL_SCANCODE_DELETE;
+    case Key::right: return SDL_SCANCODE_RIGHT;
+    case Key::left: return SDL_SCANCODE_LEFT;
+    case Key::down: return SDL_SCANCODE_DOWN;
+    case Key::up: return SDL_SCANCODE_UP;
+    case Key::page_up: return SDL_SCANCODE_PAGEUP;
+    case Key::page_down: return SDL_SCANCODE_PAGEDOWN;
+    case Key::home: return SDL_SCANCODE_HOME;
+    case Key::end: return SDL_SCANCODE_END;
+    case Key::keypad_enter: return SDL_SCANCODE_KP_ENTER;
+    case Key::left_shift: return SDL_SCANCODE_LSHIFT;
+    case Key::left_control: return SDL_SCANCODE_LCTRL;
+    case Key::left_alt: return SDL_SCANCODE_LALT;
+    case Key::left_super: return SDL_SCANCODE_LGUI;
+    case Key::right_shift: return SDL_SCANCODE_RSHIFT;
+    case Key::right_control: return SDL_SCANCODE_RCTRL;
+    case Key::right_alt: return SDL_SCANCODE_RALT;
+    case Key::right_super: return SDL_SCANCODE_RGUI;
+    default: return SDL_SCANCODE_UNKNOWN;  // the ranges above
   }
 }
 #endif
@@ -234,8 +236,8 @@ class SdlSurface final : public Surface {
   void scroll(double dx, double dy) override { add_wheel(ImGui::GetIO(), dx, dy); }
   // What the SDL2 backend does with the UTF-8 text of an SDL_TEXTINPUT, without the encoding.
   void character(unsigned int codepoint) override { ImGui::GetIO().AddInputCharacter(codepoint); }
-  Status key(int key, int action, int mods) override {
-    return key_event(key, action, mods, [&](int k, bool down, int) {
+  Status key(Key key, KeyAction action, KeyMods mods) override {
+    return key_event(key, action, mods, [&](Key k, bool down, KeyMods) {
 #if !CADENCE_IMGUI_INPUT_EVENTS
       SDL_Event e{};
       e.type = down ? SDL_KEYDOWN : SDL_KEYUP;
@@ -374,8 +376,8 @@ void wait(std::optional<Duration> timeout) {
 
 }  // namespace
 
-extern const WindowSystem kSdlSystem;
-const WindowSystem kSdlSystem{
+extern const WindowSystem kSdl2System;
+const WindowSystem kSdl2System{
     .acquire = &acquire,
     .release = &release,
     .open = &open,

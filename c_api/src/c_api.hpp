@@ -1,4 +1,4 @@
-// cadence/detail/c_api.hpp: what the C API's implementation shares between the runtime and the
+// c_api.hpp: what the C API's implementation shares between the runtime and the
 // window library (cadence.h is the API; nothing here is for apps).
 #pragma once
 

@@ -2,7 +2,10 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <mutex>
+
+#include "cadence/glfw_pacing.hpp"
 
 namespace cadence::detail {
 namespace {
@@ -63,3 +66,12 @@ std::optional<Duration> monitor_refresh_period() {
 }
 
 }  // namespace cadence::detail
+
+namespace cadence {
+
+double glfw_timeout_seconds(double seconds) noexcept {
+  if (!(seconds > 0)) return 0.0;  // negative, zero and NaN
+  return std::min(seconds, kMaxWaitSeconds);
+}
+
+}  // namespace cadence

@@ -1,4 +1,4 @@
-// The C API (cadence.h): windows, the loop, and the cadence_ui_* draw functions.
+// The C API (cadence_window.h, cadence_ui.h): windows, the loop, and the cadence_ui_* draw functions.
 #include <imgui.h>
 
 #include <atomic>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cadence/cadence.h"
-#include "cadence/detail/c_api.hpp"
+#include "cadence/cadence_ui.h"
+#include "c_api.hpp"
 #include "cadence/event_loop.hpp"
 #include "cadence/window.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cadence/cadence.h"
-#include "cadence/detail/c_api.hpp"
+#include "c_api.hpp"
 
 using namespace cadence;
 using namespace cadence::detail::capi;

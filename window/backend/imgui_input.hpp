@@ -7,6 +7,7 @@
 
 #include <functional>
 
+#include "cadence/key.hpp"
 #include "cadence/result.hpp"
 #include "surface.hpp"
 
@@ -26,16 +27,13 @@ int input_queue_size();
 /// the GLFW backend stops polling the real one.
 void feed_pointer(ImGuiIO& io, InjectedPointer& pointer, int queued_before, const std::function<void()>& tell_entered);
 
-/// An injected key event for the current ImGui context, as GLFW would report it: `key` a
-/// GLFW_KEY_* code, `action` GLFW_PRESS, GLFW_REPEAT or GLFW_RELEASE, `mods` GLFW_MOD_* bits
-/// held meanwhile. A repeat changes nothing in ImGui (it repeats held keys itself), as with a
-/// real keyboard; a modifier key's own event sets or clears its modifier. With queued input
-/// (1.87 and later) it is queued here; with 1.86 `backend_key` hands it to ImGui's backend
-/// (GLFW's or SDL2's way), and the injected modifiers win over those the backend read.
-/// Errors: invalid_argument for a key inject_key() does not know (the message lists those it
-/// does), an action that is not one of the three, or mods with bits GLFW does not define;
-/// nothing is sent then.
-Status key_event(int key, int action, int mods, const std::function<void(int key, bool down, int mods)>& backend_key);
+/// An injected key event for the current ImGui context. A repeat changes nothing in ImGui (it
+/// repeats held keys itself), as with a real keyboard; a modifier key's own event sets or clears
+/// its modifier. With queued input (1.87 and later) it is queued here; with 1.86 `backend_key`
+/// hands it to ImGui's backend (in the backend's own key codes), and the injected modifiers win
+/// over those the backend read. Errors: invalid_argument for a value that is not a Key or a
+/// KeyAction; nothing is sent then.
+Status key_event(Key key, KeyAction action, KeyMods mods, const std::function<void(Key key, bool down, KeyMods mods)>& backend_key);
 
 /// A precise wheel movement (notches, positive up and right) for the current ImGui context.
 void add_wheel(ImGuiIO& io, double dx, double dy);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include "cadence/key.hpp"
 #include "cadence/result.hpp"
 #include "cadence/time.hpp"
 #include "cadence/window.hpp"
@@ -51,7 +52,7 @@ class Surface {
   virtual void scroll(double dx, double dy) = 0;
   virtual void character(unsigned int codepoint) = 0;
   /// Errors: as detail::key_event (imgui_input.hpp).
-  virtual Status key(int key, int action, int mods) = 0;
+  virtual Status key(Key key, KeyAction action, KeyMods mods) = 0;
   virtual void focus(bool focused) = 0;
 };
 
@@ -61,7 +62,8 @@ struct CurrentGl {
   void* context = nullptr;
 };
 
-/// What a window system offers a Window: glfw_surface.cpp and sdl_surface.cpp each define one.
+/// What a window system offers a Window: each backend folder defines one (glfw_surface.cpp,
+/// sdl2_surface.cpp), and window/src/backends.cpp lists them.
 struct WindowSystem {
   /// Starts the window system for one more window (the first starts it). Errors: resource,
   /// with the window system's reason (no display).

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "cadence/event_loop.hpp"
+#include "cadence/glfw_pacing.hpp"  // glfw_timeout_seconds
 #include "glfw_library.hpp"
 #include "imgui_input.hpp"
 #include "cadence/imgui_features.hpp"
@@ -17,6 +18,48 @@ namespace cadence::detail {
 namespace {
 
 Window::Impl& impl_of(GLFWwindow* w) { return *static_cast<Window::Impl*>(glfwGetWindowUserPointer(w)); }
+
+#if !CADENCE_IMGUI_INPUT_EVENTS
+// GLFW's code of a key that key_event() accepted, for 1.86's backend.
+int glfw_key(Key key) {
+  const int k = static_cast<int>(key);
+  if (key >= Key::digit_0 && key <= Key::digit_9) return GLFW_KEY_0 + (k - static_cast<int>(Key::digit_0));
+  if (key >= Key::a && key <= Key::z) return GLFW_KEY_A + (k - static_cast<int>(Key::a));
+  if (key >= Key::f1 && key <= Key::f12) return GLFW_KEY_F1 + (k - static_cast<int>(Key::f1));
+  switch (key) {
+    case Key::space: return GLFW_KEY_SPACE;
+    case Key::escape: return GLFW_KEY_ESCAPE;
+    case Key::enter: return GLFW_KEY_ENTER;
+    case Key::tab: return GLFW_KEY_TAB;
+    case Key::backspace: return GLFW_KEY_BACKSPACE;
+    case Key::insert: return GLFW_KEY_INSERT;
+    case Key::delete_: return GLFW_KEY_DELETE;
+    case Key::right: return GLFW_KEY_RIGHT;
+    case Key::left: return GLFW_KEY_LEFT;
+    case Key::down: return GLFW_KEY_DOWN;
+    case Key::up: return GLFW_KEY_UP;
+    case Key::page_up: return GLFW_KEY_PAGE_UP;
+    case Key::page_down: return GLFW_KEY_PAGE_DOWN;
+    case Key::home: return GLFW_KEY_HOME;
+    case Key::end: return GLFW_KEY_END;
+    case Key::keypad_enter: return GLFW_KEY_KP_ENTER;
+    case Key::left_shift: return GLFW_KEY_LEFT_SHIFT;
+    case Key::left_control: return GLFW_KEY_LEFT_CONTROL;
+    case Key::left_alt: return GLFW_KEY_LEFT_ALT;
+    case Key::left_super: return GLFW_KEY_LEFT_SUPER;
+    case Key::right_shift: return GLFW_KEY_RIGHT_SHIFT;
+    case Key::right_control: return GLFW_KEY_RIGHT_CONTROL;
+    case Key::right_alt: return GLFW_KEY_RIGHT_ALT;
+    case Key::right_super: return GLFW_KEY_RIGHT_SUPER;
+    default: return GLFW_KEY_UNKNOWN;  // the ranges above
+  }
+}
+
+int glfw_mods(KeyMods m) {
+  return (m.shift ? GLFW_MOD_SHIFT : 0) | (m.control ? GLFW_MOD_CONTROL : 0) | (m.alt ? GLFW_MOD_ALT : 0) |
+         (m.super ? GLFW_MOD_SUPER : 0);
+}
+#endif
 
 // A real pointer movement: to ImGui where it takes events (1.86 reads the pointer itself).
 void pointer_moved(GLFWwindow* window, double x, double y) {
@@ -113,9 +156,13 @@ class GlfwSurface final : public Surface {
   }
   void scroll(double dx, double dy) override { ImGui_ImplGlfw_ScrollCallback(window_, dx, dy); }
   void character(unsigned int codepoint) override { ImGui_ImplGlfw_CharCallback(window_, codepoint); }
-  Status key(int key, int action, int mods) override {
-    return key_event(key, action, mods, [this](int k, bool down, int m) {
-      ImGui_ImplGlfw_KeyCallback(window_, k, 0, down ? GLFW_PRESS : GLFW_RELEASE, m);
+  Status key(Key key, KeyAction action, KeyMods mods) override {
+    return key_event(key, action, mods, [this](Key k, bool down, KeyMods m) {
+#if !CADENCE_IMGUI_INPUT_EVENTS
+      ImGui_ImplGlfw_KeyCallback(window_, glfw_key(k), 0, down ? GLFW_PRESS : GLFW_RELEASE, glfw_mods(m));
+#else
+      (void)k, (void)down, (void)m;
+#endif
     });
   }
   void focus(bool focused) override { ImGui_ImplGlfw_WindowFocusCallback(window_, focused ? GLFW_TRUE : GLFW_FALSE); }

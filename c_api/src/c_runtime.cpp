@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cadence/cadence.h"
-#include "cadence/detail/c_api.hpp"
+#include "c_api.hpp"
 #include "id_counters.hpp"
 
 using namespace cadence;

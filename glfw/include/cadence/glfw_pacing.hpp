@@ -41,6 +41,7 @@
 
 #include <memory>
 
+#include "cadence/event_loop.hpp"
 #include "cadence/export.hpp"
 #include "cadence/frame_pacer.hpp"
 #include "cadence/result.hpp"
@@ -96,5 +97,11 @@ class CADENCE_WINDOW_API GlfwPacing {
   explicit GlfwPacing(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+/// Converts a sleep length for glfwWaitEventsTimeout: negative, zero or NaN becomes 0 (Debian's
+/// GLFW aborts on a negative timeout), anything above kMaxWaitSeconds (infinity included)
+/// becomes kMaxWaitSeconds.
+/// Cost: O(1).
+CADENCE_WINDOW_API double glfw_timeout_seconds(double seconds) noexcept;
 
 }  // namespace cadence

@@ -1,4 +1,4 @@
-// cadence/detail/guarded_call.hpp: the one way cadence calls app code that may throw.
+// guarded_call.hpp: the one way cadence calls app code that may throw.
 #pragma once
 
 #include <exception>

@@ -1,10 +1,13 @@
-/* cadence/cadence.h: cadence's C API (C11), for apps in C and bindings from any language.
+/* cadence/cadence.h: cadence's C API (C11), for apps in C and bindings from any language: its
+ * runtimes, timers and background threads (libcadence_runtime), and the rules of every function
+ * of the C API. Windows and their loop are in cadence/cadence_window.h, the functions that draw
+ * in a window's frame in cadence/cadence_ui.h (both libcadence_window).
  *
  * The same runtime as the C++ API (window_runtime.hpp, window.hpp), through opaque handles:
- *   cadence_runtime  a window's timers and background threads (libcadence_runtime)
- *   cadence_window   a GLFW or SDL2 window with a Dear ImGui frame and its own runtime, and
+ *   cadence_runtime  a window's timers and background threads (cadence.h),
+ *   cadence_window   a window with a Dear ImGui frame and its own runtime, and
  *   cadence_loop     the loop that runs windows and sleeps until one has something to do
- *                    (both libcadence_window; the cadence_ui_* functions draw from C).
+ *                    (cadence_window.h).
  * docs/c_api.md shows a whole program.
  *
  * Rules for every function, unless its own lines say otherwise:
@@ -44,8 +47,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The functions of libcadence_runtime. */
 #if defined(_WIN32)
-#if defined(CADENCE_BUILDING_RUNTIME) || defined(CADENCE_BUILDING_WINDOW)
+#if defined(CADENCE_BUILDING_RUNTIME)
 #define CADENCE_C_API __declspec(dllexport)
 #else
 #define CADENCE_C_API
@@ -112,8 +116,6 @@ typedef int64_t cadence_ns;
 
 typedef struct cadence_runtime cadence_runtime;
 typedef struct cadence_worker cadence_worker;
-typedef struct cadence_window cadence_window;
-typedef struct cadence_loop cadence_loop;
 
 /** Frees a callback's user data; runs exactly once (see the rules above). */
 typedef void (*cadence_destroy_fn)(void* user);
@@ -352,94 +354,6 @@ CADENCE_C_API int cadence_worker_write_back(cadence_worker* worker, cadence_writ
 CADENCE_C_API int cadence_worker_receive(cadence_worker* worker, cadence_ns timeout, int ticks, cadence_message* out);
 /** 1 once the thread was asked to stop, else 0 (also 0 for NULL). Thread: any. */
 CADENCE_C_API int cadence_worker_stop_requested(const cadence_worker* worker);
-
-/* ---- Windows and the loop (libcadence_window) ------------------------------------------------ */
-
-#define CADENCE_BACKEND_GLFW 0
-#define CADENCE_BACKEND_SDL2 1
-
-typedef struct cadence_window_options {
-  uint32_t struct_size;
-  const char* title;   /**< copied (default "cadence") */
-  int width, height;   /**< client area, 1 to 16384 (default 960 x 640) */
-  int backend;         /**< CADENCE_BACKEND_* (default GLFW) */
-  int visible;         /**< 0 opens it unshown; it still draws (default 1) */
-  int vsync;           /**< wait for the vertical blank when presenting (default 1) */
-} cadence_window_options;
-
-/** Builds the window's frame with cadence_ui_* calls. Runs on the UI thread, only when
- *  something changed (input, a timer or worker that asked for a redraw). */
-typedef void (*cadence_draw_fn)(void* user, cadence_window* window);
-
-/** Sets `options` to the defaults. Thread: any. */
-CADENCE_C_API void cadence_window_options_init(cadence_window_options* options);
-/** 1 when this build can open windows on `backend`, else 0 (it says nothing of a display). */
-CADENCE_C_API int cadence_backend_available(int backend);
-/** Opens a window (NULL options: the defaults); the calling thread is its UI thread.
- *  Errors: INVALID_ARGUMENT (a bad option, NULL draw or out), UNSUPPORTED (the backend is not
- *  in this build), RESOURCE (no display: run under one, or xvfb-run), WRONG_THREAD (another
- *  thread has windows), NO_MEMORY. */
-CADENCE_C_API int cadence_window_create(const cadence_window_options* options, cadence_draw_fn draw, void* user,
-                                        cadence_destroy_fn destroy, cadence_window** out);
-/** Closes the window and ends the handle. A window a loop has closes after the loop's current
- *  iteration (one whose loop is not running: at its next run or destroy). A window the loop
- *  closed (its close button, cadence_window_request_close) still needs this call to end its
- *  handle. Errors: CLOSED (destroyed before), WRONG_THREAD, REENTRANT_CALL (from its own draw
- *  function or its runtime's callbacks: use cadence_window_request_close). */
-CADENCE_C_API int cadence_window_destroy(cadence_window* window);
-/** The window's runtime, for its timers and threads; valid until the window is gone, then
- *  CLOSED. It cannot be destroyed on its own. Errors: CLOSED, WRONG_THREAD. */
-CADENCE_C_API int cadence_window_runtime(cadence_window* window, cadence_runtime** out);
-/** Asks the window to close, as its close button does; the loop destroys it after the current
- *  iteration (the handle then reports CLOSED). Errors: CLOSED, WRONG_THREAD. */
-CADENCE_C_API int cadence_window_request_close(cadence_window* window);
-/** Makes the next frame draw. Errors: CLOSED, WRONG_THREAD. */
-CADENCE_C_API int cadence_window_request_redraw(cadence_window* window);
-/** Frames drawn since it opened, in *out. Errors: CLOSED, WRONG_THREAD. */
-CADENCE_C_API int cadence_window_frames_drawn(cadence_window* window, uint64_t* out);
-/** Writes the last drawn frame to a PNG file. Errors: RESOURCE (nothing drawn yet, or the file
- *  cannot be written), REENTRANT_CALL (from its own draw function, whose frame is not drawn
- *  yet), INVALID_ARGUMENT, CLOSED, WRONG_THREAD. */
-CADENCE_C_API int cadence_window_screenshot(cadence_window* window, const char* path);
-
-/** Makes a loop. Errors: INVALID_ARGUMENT, WRONG_THREAD (not the windows' thread), NO_MEMORY. */
-CADENCE_C_API int cadence_loop_create(cadence_loop** out);
-/** Destroys the windows it still runs, then the loop. Errors: CLOSED, WRONG_THREAD,
- *  REENTRANT_CALL (inside its iteration, or from a callback of one of its windows). */
-CADENCE_C_API int cadence_loop_destroy(cadence_loop* loop);
-/** Gives the window to the loop: it runs from the next iteration, and the loop destroys it once
- *  it closed. Errors: INVALID_ARGUMENT (the window is in a loop already), CLOSED, WRONG_THREAD. */
-CADENCE_C_API int cadence_loop_add(cadence_loop* loop, cadence_window* window);
-/** Runs until every window has closed or cadence_loop_stop; with `duration` >= 0 at most that
- *  long of steady time (CADENCE_NEVER: no limit). Sleeps while nothing is due.
- *  Errors: REENTRANT_CALL (inside its iteration, or from a callback of one of its windows),
- *  INVALID_ARGUMENT (a negative duration), CLOSED, WRONG_THREAD. */
-CADENCE_C_API int cadence_loop_run(cadence_loop* loop, cadence_ns duration);
-/** Makes the running cadence_loop_run return after the current iteration.
- *  Errors: CLOSED, WRONG_THREAD. */
-CADENCE_C_API int cadence_loop_stop(cadence_loop* loop);
-
-/* The draw functions: Dear ImGui widgets, called from a window's draw function only; elsewhere
- * CADENCE_E_NOT_DRAWING. A cadence_ui_begin that the draw function leaves open is closed for
- * it and reported as a failure. Strings are UTF-8; labels follow Dear ImGui's rules ("##id"). */
-
-/** Begins an ImGui window titled `title` (not empty); end it with cadence_ui_end. */
-CADENCE_C_API int cadence_ui_begin(const char* title);
-/** Ends the window cadence_ui_begin began. Errors: INVALID_ARGUMENT (none open). */
-CADENCE_C_API int cadence_ui_end(void);
-/** A line of text. */
-CADENCE_C_API int cadence_ui_text(const char* text);
-/** A button; *clicked (may be NULL) is 1 in the frame it was clicked. */
-CADENCE_C_API int cadence_ui_button(const char* label, int* clicked);
-/** A one-line text field editing `buffer` (`size` bytes, NUL-terminated, size >= 1); its caret
- *  blinks while it has focus. *changed (may be NULL) is 1 when the text was edited. */
-CADENCE_C_API int cadence_ui_input_text(const char* label, char* buffer, size_t size, int* changed);
-/** A progress bar filled to `fraction` (0 to 1, clamped); `overlay` may be NULL. */
-CADENCE_C_API int cadence_ui_progress_bar(double fraction, const char* overlay);
-/** Keeps the next widget on the line of the last one. */
-CADENCE_C_API int cadence_ui_same_line(void);
-/** Gives the keyboard focus to the next widget (a text field: its caret starts blinking). */
-CADENCE_C_API int cadence_ui_focus_next(void);
 
 #ifdef __cplusplus
 }

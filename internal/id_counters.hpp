@@ -1,4 +1,4 @@
-// The process's id counters (TimerId::unique, ThreadId::unique), seen from inside the library:
+// The process's id counters (TimerId::unique, ThreadId::unique), seen from inside the runtime:
 // the C API makes them skip ids an app chose itself (cadence.h's id rule). Private.
 #pragma once
 
