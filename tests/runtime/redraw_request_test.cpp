@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/thread_state.hpp"
 #include "thread_harness.hpp"
 
 namespace cadence::testing {
@@ -324,7 +325,7 @@ TEST(RedrawHandleTest, SetWakerDestroysTheOldWakerOnlyAfterItsRunningCallReturns
   ManualClock clock;
   WindowRuntime runtime(clock.source());
   const RedrawHandle handle = runtime.redraw_handle();
-  std::atomic<bool> entered{false}, release{false}, returned{false}, replacing{false};
+  std::atomic<bool> entered{false}, release{false}, returned{false};
   std::atomic<int> destroyed_while_running{0};
   struct Watch {
     Watch(std::atomic<bool>& r, std::atomic<int>& b) : returned(r), bad(b) {}
@@ -346,17 +347,20 @@ TEST(RedrawHandleTest, SetWakerDestroysTheOldWakerOnlyAfterItsRunningCallReturns
   ASSERT_EQ(runtime.next_wake(), std::nullopt);
   std::thread asker([&] { (void)handle.after(1ms); });
   while (!entered.load()) std::this_thread::yield();
+  // Let the waker return only once this thread is seen asleep in set_waker()'s wait.
+  std::atomic<pid_t> ui_thread{0};
+  bool saw_wait = false;
   std::thread releaser([&] {
-    while (!replacing.load()) std::this_thread::yield();
-    std::this_thread::sleep_for(50ms);  // set_waker() is waiting by now (if it waits at all)
+    saw_wait = test::wait_until_asleep(ui_thread, [] { return false; });
     release = true;
   });
-  replacing = true;
+  ui_thread = test::current_tid();
   runtime.set_waker({});
   EXPECT_TRUE(returned.load()) << "set_waker() returned while the old waker still ran";
   EXPECT_EQ(destroyed_while_running.load(), 0);
   asker.join();
   releaser.join();
+  EXPECT_TRUE(saw_wait) << "set_waker() never waited for the running waker (20 s)";
 }
 
 TEST(RedrawHandleTest, ARequestLaterThanWhatTheLoopSleepsForDoesNotWakeIt) {

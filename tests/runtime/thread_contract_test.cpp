@@ -3,12 +3,8 @@
 // receiving after Terminate, and a Thread that was moved from. Real threads; a worker that must
 // be blocked is seen blocked in /proc before the test goes on, never assumed after a sleep.
 #include <gtest/gtest.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,33 +12,14 @@
 #include <variant>
 #include <vector>
 
+#include "../common/thread_state.hpp"
 #include "thread_harness.hpp"
 
 namespace cadence::testing {
 namespace {
 
-pid_t current_tid() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
-
-/// Whether thread `tid` of this process is asleep (blocked on a futex, a wait), from /proc.
-bool thread_is_sleeping(pid_t tid) {
-  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
-  const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const std::size_t paren = text.rfind(')');
-  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'S';
-}
-
-/// Waits until `tid` is asleep or `gone()` holds, at most 20 s. True when it is asleep.
-template <class Gone>
-bool wait_until_asleep(const std::atomic<pid_t>& tid, Gone gone) {
-  const auto end = std::chrono::steady_clock::now() + 20s;
-  while (std::chrono::steady_clock::now() < end) {
-    if (gone()) return false;
-    const pid_t t = tid.load();
-    if (t != 0 && thread_is_sleeping(t)) return !gone();
-    std::this_thread::yield();
-  }
-  return false;
-}
+using test::current_tid;
+using test::wait_until_asleep;
 
 enum class Got { nothing_yet, none, tick, terminate, custom };
 

@@ -70,16 +70,19 @@ struct KeyScript {
     p.compare_at(t += 16ms * 4, "after a tap");
   }
   // Holds `k` for `held` (whole grid intervals), comparing both windows at every grid instant;
-  // `check` each time too.
-  void hold(Key k, Duration held, const std::string& what, const std::function<void()>& check) {
+  // `check` each time too. Returns the frames the event-driven window drew while `k` was held.
+  std::uint64_t hold(Key k, Duration held, const std::string& what, const std::function<void()>& check = [] {}) {
     key(t + 16ms * 2, k, KeyAction::press);
     const Duration pressed_at = t;
+    const std::uint64_t frames_before = p.live().stats().frames_drawn;
     for (Duration d = kGrid; d <= held; d += kGrid) {
       p.compare_at(pressed_at + d, what + ", " + std::to_string(d.count() / 1'000'000) + " ms after the press");
       check();
     }
+    const std::uint64_t frames = p.live().stats().frames_drawn - frames_before;
     key(pressed_at + held + kGrid, k, KeyAction::release);
     p.compare_at(t += 16ms * 4, what + ": released");
+    return frames;
   }
 };
 
@@ -161,18 +164,9 @@ std::uint64_t hold_in_a_text_field(Key key) {
   Pair p([&](Window&, CallbackContext&, int i) { apps[i].draw(); }, 320, 120);
   EXPECT_TRUE(p.ok());
   if (!p.ok()) return 0;
-  p.compare_at(96ms, "start-up: the field is being edited");
-  const Duration pressed_at = 96ms + kGrid * 2;
-  p.input_at(pressed_at, [&](Window& w) { ASSERT_TRUE(w.inject_key(key, KeyAction::press).ok()); });
-  const auto frames_before = p.live().stats().frames_drawn;
-  const Duration held = kGrid * 62;
-  for (Duration d = kGrid; d <= held; d += kGrid) {
-    p.compare_at(pressed_at + d, "held, " + std::to_string(d.count() / 1'000'000) + " ms after the press");
-  }
-  const auto frames = p.live().stats().frames_drawn - frames_before;
-  p.input_at(pressed_at + held + kGrid, [&](Window& w) { ASSERT_TRUE(w.inject_key(key, KeyAction::release).ok()); });
-  p.compare_at(pressed_at + held + kGrid * 4, "released");
-  return frames;
+  KeyScript keys{p};
+  p.compare_at(keys.t, "start-up: the field is being edited");
+  return keys.hold(key, kGrid * 62, std::string(to_string(key)) + " held");
 }
 
 // A text field reads the keys it takes at io.KeyRepeatRate alone, a letter as an arrow (the
@@ -211,17 +205,10 @@ TEST(FidelityTest, AnArrowTheAppReadsRepeatsWhereNavigationFindsNoItem) {
   } apps[2];
   Pair p([&](Window&, CallbackContext&, int i) { apps[i].draw(); }, 320, 120);
   ASSERT_TRUE(p.ok());
-  p.compare_at(96ms, "start-up");
-  const Duration pressed_at = 96ms + kGrid * 2;
-  p.input_at(pressed_at, [](Window& w) { ASSERT_TRUE(w.inject_key(Key::right, KeyAction::press).ok()); });
-  const Duration held = kGrid * 62;
-  for (Duration d = kGrid; d <= held; d += kGrid) {
-    p.compare_at(pressed_at + d, "Right held, " + std::to_string(d.count() / 1'000'000) + " ms after the press");
-    EXPECT_EQ(apps[0].steps, apps[1].steps) << d.count() / 1'000'000 << " ms after the press";
-  }
+  KeyScript keys{p};
+  p.compare_at(keys.t, "start-up");
+  keys.hold(Key::right, kGrid * 62, "Right held", [&] { EXPECT_EQ(apps[0].steps, apps[1].steps); });
   EXPECT_GE(apps[1].steps, 15) << "the key repeated for the app";
-  p.input_at(pressed_at + held + kGrid, [](Window& w) { ASSERT_TRUE(w.inject_key(Key::right, KeyAction::release).ok()); });
-  p.compare_at(pressed_at + held + kGrid * 4, "Right released");
 }
 
 // A sub-menu the pointer stops over while heading for another sub-menu's open popup does not

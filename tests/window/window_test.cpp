@@ -13,8 +13,6 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -22,8 +20,7 @@
 #include <utility>
 
 #ifdef __linux__
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "../common/thread_state.hpp"
 #endif
 
 #include "cadence/event_loop.hpp"
@@ -339,18 +336,6 @@ TEST(WindowTest, AnIdleWindowWakesOnlyForTheCaret) {
 }
 
 #ifdef __linux__
-namespace {
-
-// Whether thread `tid` of this process is asleep (state S): blocked in a wait, not running.
-bool thread_is_sleeping(pid_t tid) {
-  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const std::size_t paren = text.rfind(')');
-  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'S';
-}
-
-}  // namespace
-
 TEST(WindowTest, AWorkersProgressReachesTheScreenWhileTheLoopSleeps) {
   float progress = 0;
   float drawn_progress = 0;
@@ -384,21 +369,15 @@ TEST(WindowTest, AWorkersProgressReachesTheScreenWhileTheLoopSleeps) {
   ASSERT_EQ(window->next_wake(), std::nullopt) << "nothing scheduled: the loop will block";
   const std::uint64_t frames_before = window->stats().frames_drawn;
   // Release the worker once this thread is asleep in the loop's wait.
-  const pid_t ui_thread = static_cast<pid_t>(::syscall(SYS_gettid));
-  std::atomic<bool> entering{false};
+  std::atomic<pid_t> ui_thread{0};
   bool saw_sleep = false;
   std::thread releaser([&] {
-    while (!entering.load()) std::this_thread::yield();
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    // A thread's state can only be read, not waited for: look again each time the scheduler
-    // lets this thread run.
-    while (!thread_is_sleeping(ui_thread) && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
-    saw_sleep = thread_is_sleeping(ui_thread);
+    saw_sleep = test::wait_until_asleep(ui_thread, [] { return false; }, 10s);
     std::lock_guard lock(m);
     go = true;
     cv.notify_all();
   });
-  entering = true;
+  ui_thread = test::current_tid();
   const auto before = std::chrono::steady_clock::now();
   loop.run_once(60s);  // its own timeout is far away: only the worker's post can end this wait
   const auto waited = std::chrono::steady_clock::now() - before;
