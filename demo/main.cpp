@@ -1,6 +1,7 @@
 // cadence-demo: an ImGui app showing what cadence is for.
 //
-//   cadence-demo [--backend glfw|sdl2]  interactive, on GLFW (the default) or SDL2
+//   cadence-demo [--backend glfw|sdl|sdl2|sdl3]  interactive, on GLFW (the default) or SDL
+//       (sdl: the build's SDL, SDL3 or SDL2)
 //   cadence-demo --headless-for 10 [--idle-for 5] --screenshot shot.png --stats stats.json
 //       a scripted run of 10 s (on the display, or under Xvfb when there is none): idle for the
 //       first part (default: half, at most 5 s), measured; then it starts jobs and timers and
@@ -35,7 +36,7 @@ constexpr double kStartup = 0.6;  // seconds of start-up frames before the idle 
 int usage(const std::string& why) {
   std::fprintf(stderr,
                "cadence-demo: %s\n"
-               "usage: cadence-demo [--backend glfw|sdl2] [--headless-for SECONDS [--idle-for SECONDS] "
+               "usage: cadence-demo [--backend glfw|sdl|sdl2|sdl3] [--headless-for SECONDS [--idle-for SECONDS] "
                "[--screenshot FILE.png] [--stats FILE.json]]\n",
                why.c_str());
   return 2;
@@ -64,14 +65,21 @@ bool parse(int argc, char** argv, Args& args, std::string& why) {
       const std::string name = argv[++i];
       if (name == "glfw") {
         args.backend = cadence::WindowBackend::glfw;
+      } else if (name == "sdl") {
+        const bool sdl3 = cadence::backend_available(cadence::WindowBackend::sdl3);
+        args.backend = sdl3 ? cadence::WindowBackend::sdl3 : cadence::WindowBackend::sdl2;
       } else if (name == "sdl2") {
         args.backend = cadence::WindowBackend::sdl2;
+      } else if (name == "sdl3") {
+        args.backend = cadence::WindowBackend::sdl3;
       } else {
-        why = "--backend " + name + ": expected glfw or sdl2";
+        why = "--backend " + name + ": expected glfw, sdl, sdl2 or sdl3";
         return false;
       }
       if (!cadence::backend_available(args.backend)) {
-        why = "--backend " + name + ": this build has no SDL2 backend (it needs libsdl2-dev and Debian's libimgui-dev)";
+        why = "--backend " + name + ": this build has no " + name +
+              " windows (a build has one SDL, CMake's CADENCE_WINDOW_SDL: SDL2 needs libsdl2-dev and Debian's "
+              "libimgui-dev, SDL3 needs libsdl3-dev and an ImGui whose SDL3 backend builds against it)";
         return false;
       }
     } else if (a == "--screenshot" && has_value) {

@@ -146,6 +146,7 @@ void cadence_window_options_init(cadence_window_options* options) {
 int cadence_backend_available(int backend) {
   if (backend == CADENCE_BACKEND_GLFW) return backend_available(WindowBackend::glfw) ? 1 : 0;
   if (backend == CADENCE_BACKEND_SDL2) return backend_available(WindowBackend::sdl2) ? 1 : 0;
+  if (backend == CADENCE_BACKEND_SDL3) return backend_available(WindowBackend::sdl3) ? 1 : 0;
   return 0;
 }
 
@@ -164,11 +165,13 @@ int cadence_window_create(const cadence_window_options* options, cadence_draw_fn
       if (const int s = check_size(*options, fn, "cadence_window_options"); s != CADENCE_OK) return s;
       o = *options;
     }
-    if (o.backend != CADENCE_BACKEND_GLFW && o.backend != CADENCE_BACKEND_SDL2) {
+    if (o.backend != CADENCE_BACKEND_GLFW && o.backend != CADENCE_BACKEND_SDL2 && o.backend != CADENCE_BACKEND_SDL3) {
       return fail(CADENCE_E_INVALID_ARGUMENT, std::string(fn) + ": backend is " + std::to_string(o.backend) +
-                                                  ", not CADENCE_BACKEND_GLFW or CADENCE_BACKEND_SDL2");
+                                                  ", not CADENCE_BACKEND_GLFW, CADENCE_BACKEND_SDL2 or CADENCE_BACKEND_SDL3");
     }
-    const WindowBackend backend = o.backend == CADENCE_BACKEND_SDL2 ? WindowBackend::sdl2 : WindowBackend::glfw;
+    const WindowBackend backend = o.backend == CADENCE_BACKEND_SDL2   ? WindowBackend::sdl2
+                                  : o.backend == CADENCE_BACKEND_SDL3 ? WindowBackend::sdl3
+                                                                      : WindowBackend::glfw;
     if (!backend_available(backend)) {
       return fail(CADENCE_E_UNSUPPORTED, std::string(fn) + ": this build of cadence has no " + to_string(backend) +
                                              " windows (cadence_backend_available says which it has)");

@@ -14,29 +14,14 @@
 #include <vector>
 
 #include "imgui_input.hpp"
+#include "sdl_windows.hpp"
 #include "sdl_events.hpp"
+#include "wait_ms.hpp"
 #include "surface.hpp"
 #include "window_impl.hpp"
 
 namespace cadence::detail {
 namespace {
-
-// The windows open on SDL, by SDL window id (UI thread only).
-struct Open {
-  Uint32 id;
-  Window::Impl* window;
-};
-std::vector<Open>& open_windows() {
-  static std::vector<Open> all;
-  return all;
-}
-
-Window::Impl* find(Uint32 id) {
-  for (const Open& o : open_windows()) {
-    if (o.id == id) return o.window;
-  }
-  return nullptr;
-}
 
 int holders = 0;  // windows holding SDL's video subsystem (UI thread only)
 
@@ -55,26 +40,20 @@ Status acquire() {
     // Nor does it keep the screen saver off, as GLFW does not (SDL would, by default).
     SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1");
   }
-  const auto no_display = [](const std::string& why) {
-    return Error{Errc::resource, "SDL could not start its video subsystem: " + why +
-                                     ". A window needs a display: run under X11 or Wayland, or headless with "
-                                     "xvfb-run -a <program>"};
-  };
-  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) return no_display(SDL_GetError());
+  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) return sdl_windows::no_display(SDL_GetError());
   // Without a display SDL falls back to drivers that show nothing: a window there would run
   // unseen. An app that names a driver (SDL_VIDEODRIVER, as a hint or in the environment) or
   // started SDL's video itself gets what it chose.
   const char* driver = SDL_GetCurrentVideoDriver();
   const std::string name = driver != nullptr ? driver : "";
   const bool named = SDL_GetHint(SDL_HINT_VIDEODRIVER) != nullptr;  // the hint, or the environment
-  if (!app_started_video && !named && (name == "offscreen" || name == "dummy" || name == "evdev")) {
+  if (!app_started_video && !named && sdl_windows::shows_nothing(name)) {
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
-    return no_display("no display was found (SDL fell back to its \"" + name + "\" driver, which shows nothing)");
+    return sdl_windows::fell_back_to(name);
   }
   if (sdl::wake_type() == 0) {
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
-    return Error{Errc::resource, "SDL has no user event type left (SDL_RegisterEvents) to wake the loop with: the app "
-                                 "registered all of them"};
+    return sdl_windows::no_event_type();
   }
   ++holders;
   return {};
@@ -129,10 +108,10 @@ class SdlSurface final : public Surface {
  public:
   SdlSurface(SDL_Window* window, SDL_GLContext gl, Window::Impl& owner)
       : window_(window), gl_(gl), id_(SDL_GetWindowID(window)), owner_(owner) {
-    open_windows().push_back(Open{id_, &owner});
+    sdl_windows::add(id_, owner);
   }
   ~SdlSurface() override {
-    std::erase_if(open_windows(), [this](const Open& o) { return o.id == id_; });
+    sdl_windows::remove(id_);
     SDL_GL_DeleteContext(gl_);  // no longer current, if it was
     SDL_DestroyWindow(window_);
   }
@@ -281,7 +260,7 @@ class SdlSurface final : public Surface {
 };
 
 bool SdlSurface::any_window_holds() {
-  for (const Open& o : open_windows()) {
+  for (const sdl_windows::Open& o : sdl_windows::open()) {
     if (static_cast<const SdlSurface*>(o.window->surface.get())->holds_a_button()) return true;
   }
   return false;
@@ -289,10 +268,7 @@ bool SdlSurface::any_window_holds() {
 
 Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
   const WindowOptions& o = owner.options;
-  const auto failed = [&o](const char* what) {
-    return Error{Errc::resource, "could not create a " + std::to_string(o.width) + "x" + std::to_string(o.height) +
-                                     " SDL window with an OpenGL 3.0 context: " + what + ": " + SDL_GetError()};
-  };
+  const auto failed = [&o](const char* what) { return sdl_windows::window_failed(o, what, SDL_GetError()); };
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, 0);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
@@ -315,24 +291,18 @@ Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
 // Hands one event to the window it is for, as ImGui's SDL2 backend and the pacer need it.
 void dispatch(const SDL_Event& e) {
   if (sdl::is_wake(e) || sdl::is_bookkeeping(e.type)) return;  // a worker's post: the runtime has it
-  if (e.type == SDL_QUIT) {  // the app or the system asks the program to end: each window is asked
-    std::vector<Uint32> ids;  // an on_close may open windows: ask those open now, by id
-    for (const Open& o : open_windows()) ids.push_back(o.id);
-    for (const Uint32 id : ids) {
-      if (Window::Impl* w = find(id); w != nullptr && w->pacer && *w->life != nullptr) w->ask_close();
-    }
+  if (e.type == SDL_QUIT) {  // the app or the system asks the program to end
+    sdl_windows::ask_every_window_to_close();
     return;
   }
   if (e.type == SDL_MOUSEBUTTONUP) {  // SDL may name the window that has the mouse captured
-    for (const Open& o : open_windows()) {
+    for (const sdl_windows::Open& o : sdl_windows::open()) {
       const bool let_go = static_cast<SdlSurface*>(o.window->surface.get())->button(e.button);
       if (let_go && *o.window->life != nullptr) o.window->on_input();
     }
   }
-  Window::Impl* w = find(sdl::window_of(e));
-  // Another library's window, an event for none, or a window being opened or destroyed (app
-  // code its destruction runs may pump events).
-  if (w == nullptr || !w->pacer || *w->life == nullptr) return;
+  Window::Impl* w = sdl_windows::taking_events(sdl::window_of(e));
+  if (w == nullptr) return;
   if (e.type == SDL_WINDOWEVENT) {
     switch (e.window.event) {
       case SDL_WINDOWEVENT_CLOSE: w->ask_close(); return;
@@ -355,7 +325,7 @@ void dispatch(const SDL_Event& e) {
 }
 
 void wait(std::optional<Duration> timeout) {
-  (void)SDL_WaitEventTimeout(nullptr, sdl::wait_ms(timeout));
+  (void)SDL_WaitEventTimeout(nullptr, wait_ms(timeout));
   // Each event goes to its window; one that a window's code queues meanwhile waits for the
   // next iteration, as GLFW's callbacks do.
   SDL_PumpEvents();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sdl_events.hpp"
+#include "wait_ms.hpp"
 
 namespace cadence {
 namespace {
@@ -130,7 +131,7 @@ bool SdlPacing::wait() {
   if (p.foreign_event.exchange(false)) pacer.on_input();
   const std::optional<Duration> wake = soonest_wake();
   if (!wake || *wake > Duration::zero()) {
-    (void)SDL_WaitEventTimeout(nullptr, detail::sdl::wait_ms(wake));
+    (void)SDL_WaitEventTimeout(nullptr, detail::wait_ms(wake));
   }
   // Cadence's own wake-ups and SDL's markers go; any other event is the app's to handle before
   // the frame that shows it: its loop goes round once more.

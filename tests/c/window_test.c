@@ -134,6 +134,11 @@ static void options_are_checked(void) {
     o.backend = CADENCE_BACKEND_SDL2;
     CHECK_STATUS(cadence_window_create(&o, draw, &s, screen_destroy, &w), CADENCE_E_UNSUPPORTED, "sdl2");
   }
+  if (!cadence_backend_available(CADENCE_BACKEND_SDL3)) {
+    cadence_window_options_init(&o);
+    o.backend = CADENCE_BACKEND_SDL3;
+    CHECK_STATUS(cadence_window_create(&o, draw, &s, screen_destroy, &w), CADENCE_E_UNSUPPORTED, "sdl3");
+  }
 }
 
 static void a_window_draws_widgets_and_runs_timers(void) {

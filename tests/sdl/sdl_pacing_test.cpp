@@ -17,6 +17,7 @@
 #include "../common/wake_watchdog.hpp"
 #include "cadence/manual_clock.hpp"
 #include "sdl_events.hpp"
+#include "wait_ms.hpp"
 
 namespace cadence {
 namespace {
@@ -338,7 +339,7 @@ TEST(SdlPacingWithoutOpenGl, AWindowWithNoOpenGlContextIsPacedAndItsFramesBuilt)
 // What SDL_WaitEventTimeout gets: never a sleep that ends before the instant (which would
 // wake, find nothing due and wait again), never a negative one, never one that overflows.
 TEST(SdlWaitLength, RoundsUpClampsAndMeansForeverForNone) {
-  using detail::sdl::wait_ms;
+  using detail::wait_ms;
   EXPECT_EQ(wait_ms(std::nullopt), -1);
   EXPECT_EQ(wait_ms(Duration::zero()), 0);
   EXPECT_EQ(wait_ms(-5s), 0);

@@ -24,12 +24,13 @@ TEST(NoDisplayTest, OpeningAWindowFailsWithAClearMessage) {
 // SDL would fall back to its off-screen driver and draw into a window nobody sees: the same
 // clear error instead, unless the app chose that driver itself (SDL_VIDEODRIVER).
 TEST(NoDisplayTest, AnSdlWindowFailsTooRatherThanOpenOffScreen) {
-  if (!backend_available(WindowBackend::sdl2)) GTEST_SKIP() << "this build has no SDL2 backend";
+  const WindowBackend sdl = backend_available(WindowBackend::sdl3) ? WindowBackend::sdl3 : WindowBackend::sdl2;
+  if (!backend_available(sdl)) GTEST_SKIP() << "this build has no SDL backend";
   ::unsetenv("DISPLAY");
   ::unsetenv("WAYLAND_DISPLAY");
   ::unsetenv("SDL_VIDEODRIVER");
   WindowOptions o;
-  o.backend = WindowBackend::sdl2;
+  o.backend = sdl;
   auto w = Window::create(o, nullptr);
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.error().code, Errc::resource);

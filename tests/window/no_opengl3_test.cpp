@@ -30,12 +30,13 @@ TEST(NoOpenGl3Test, OpeningAWindowFailsWithGlfwsReasonAndNoCrash) {
 }
 
 TEST(NoOpenGl3Test, AnSdlWindowFailsWithSdlsReasonAndNoCrash) {
-  if (!backend_available(WindowBackend::sdl2)) GTEST_SKIP() << "this build has no SDL2 backend";
+  const WindowBackend sdl = backend_available(WindowBackend::sdl3) ? WindowBackend::sdl3 : WindowBackend::sdl2;
+  if (!backend_available(sdl)) GTEST_SKIP() << "this build has no SDL backend";
   ASSERT_STREQ(std::getenv("MESA_GL_VERSION_OVERRIDE"), "2.1") << "run through ctest";
   ImGuiContext* mine = ImGui::CreateContext();
   for (int attempt = 0; attempt < 2; ++attempt) {  // SDL's video starts and stops cleanly each time
     WindowOptions o;
-    o.backend = WindowBackend::sdl2;
+    o.backend = sdl;
     o.visible = false;
     auto w = Window::create(o, nullptr);
     ASSERT_FALSE(w.ok());

@@ -1,6 +1,7 @@
 // Helpers for window tests: they open real windows (under Xvfb in CI) and read back what was
-// rendered. The suite is shared by both backends: CTest runs it once on GLFW and once on SDL2
-// (CADENCE_TEST_BACKEND=sdl2), and every window a test opens with test_options() uses it.
+// rendered. The suite is shared by the backends: CTest runs it once on GLFW and once on the
+// build's SDL (CADENCE_TEST_BACKEND=sdl2 or sdl3), and every window a test opens with
+// test_options() uses it.
 #pragma once
 
 #include <GLFW/glfw3.h>
@@ -8,6 +9,8 @@
 #include <imgui.h>
 #if CADENCE_TEST_SDL2
 #include <SDL.h>
+#elif CADENCE_TEST_SDL3
+#include <SDL3/SDL.h>
 #endif
 
 #include <cstdint>
@@ -24,19 +27,21 @@ namespace cadence::testing {
 
 using namespace std::chrono_literals;
 
-/// The backend this run of the suite tests: CADENCE_TEST_BACKEND ("glfw", the default, or
-/// "sdl2"); any other value stops the run with a message rather than test the wrong thing.
+/// The backend this run of the suite tests: CADENCE_TEST_BACKEND ("glfw", the default, "sdl2"
+/// or "sdl3"); any other value stops the run with a message rather than test the wrong thing.
 inline WindowBackend test_backend() {
   static const WindowBackend backend = [] {
     const char* name = std::getenv("CADENCE_TEST_BACKEND");
     WindowBackend b = WindowBackend::glfw;
     if (name != nullptr && std::strcmp(name, "sdl2") == 0) {
       b = WindowBackend::sdl2;
+    } else if (name != nullptr && std::strcmp(name, "sdl3") == 0) {
+      b = WindowBackend::sdl3;
     } else if (name != nullptr && std::strcmp(name, "glfw") != 0) {
-      std::fprintf(stderr, "CADENCE_TEST_BACKEND=%s is neither glfw nor sdl2\n", name);
+      std::fprintf(stderr, "CADENCE_TEST_BACKEND=%s is not glfw, sdl2 or sdl3\n", name);
       std::abort();
     }
-    // CTest fails the SDL2 run when this says glfw: the suite must not pass on the wrong backend.
+    // CTest fails an SDL run when this says glfw: the suite must not pass on the wrong backend.
     std::printf("cadence test: backend under test: %s\n", to_string(b));
     return b;
   }();
@@ -61,6 +66,8 @@ inline WindowOptions test_options(ManualClock* clock, int width = 480, int heigh
 inline bool shown_by_window_system(Window& w) {
 #if CADENCE_TEST_SDL2
   if (w.sdl_window() != nullptr) return (SDL_GetWindowFlags(w.sdl_window()) & SDL_WINDOW_SHOWN) != 0;
+#elif CADENCE_TEST_SDL3
+  if (w.sdl_window() != nullptr) return (SDL_GetWindowFlags(w.sdl_window()) & SDL_WINDOW_HIDDEN) == 0;
 #endif
   return glfwGetWindowAttrib(w.glfw_window(), GLFW_VISIBLE) == GLFW_TRUE;
 }

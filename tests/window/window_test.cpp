@@ -45,12 +45,14 @@ TEST(WindowTest, OpensOnTheBackendUnderTest) {
   ASSERT_TRUE(w);
   EXPECT_EQ(w->backend(), test_backend());
   EXPECT_EQ(w->glfw_window() != nullptr, test_backend() == WindowBackend::glfw);
-  EXPECT_EQ(w->sdl_window() != nullptr, test_backend() == WindowBackend::sdl2);
+  EXPECT_EQ(w->sdl_window() != nullptr, test_backend() == WindowBackend::sdl2 || test_backend() == WindowBackend::sdl3);
   EXPECT_TRUE(backend_available(test_backend()));
   EXPECT_TRUE(backend_available(WindowBackend::glfw)) << "GLFW is in every build";
   EXPECT_FALSE(backend_available(static_cast<WindowBackend>(7))) << "no such backend";
   EXPECT_STREQ(to_string(static_cast<WindowBackend>(7)), "unknown");
-  EXPECT_STREQ(to_string(test_backend()), test_backend() == WindowBackend::glfw ? "glfw" : "sdl2");
+  EXPECT_STREQ(to_string(test_backend()), test_backend() == WindowBackend::glfw   ? "glfw"
+                                          : test_backend() == WindowBackend::sdl2 ? "sdl2"
+                                                                                  : "sdl3");
 }
 
 TEST(WindowTest, BadOptionsAreRefusedWithAMessageNamingTheValue) {

@@ -45,6 +45,7 @@ struct Window::Impl {
   std::shared_ptr<Window*> life = std::make_shared<Window*>(nullptr);  // what handles see
   bool closing = false;       // the window agreed to close
   bool minimized = false;     // iconified, as the window system reports it
+  bool occluded = false;      // covered whole by other windows, as the window system reports it (SDL3)
   bool shown = true;          // not hidden with set_visible(false)
   bool asking_close = false;  // on_close runs
 
@@ -77,11 +78,17 @@ struct Window::Impl {
     minimized = now;
     update_hidden();
   }
+  /// The window being covered whole by others or seen again, as the window system reports it:
+  /// an occluded window follows the hidden-window policy, as a minimized one does.
+  void set_occluded(bool now) {
+    occluded = now;
+    update_hidden();
+  }
   /// Asks on_close (if any) and closes unless it says no; a failure if it throws.
   void ask_close();
-  /// After `minimized` or `shown` changed: tells the pacer.
+  /// After `minimized`, `occluded` or `shown` changed: tells the pacer.
   void update_hidden() {
-    if (pacer) pacer->set_hidden(minimized || !shown);
+    if (pacer) pacer->set_hidden(minimized || occluded || !shown);
   }
   /// Clears the back buffer and renders `data` into it.
   void render(ImDrawData* data, int width, int height) const;

@@ -16,6 +16,9 @@ extern const WindowSystem kGlfwSystem;  // glfw/src/glfw_surface.cpp
 #ifdef CADENCE_WINDOW_SDL2
 extern const WindowSystem kSdl2System;  // sdl2/src/sdl2_surface.cpp
 #endif
+#ifdef CADENCE_WINDOW_SDL3
+extern const WindowSystem kSdl3System;  // sdl3/src/sdl3_surface.cpp
+#endif
 
 namespace {
 
@@ -35,10 +38,23 @@ constexpr Backend kBackends[] = {
 #endif
 #ifdef CADENCE_WINDOW_SDL2
     {WindowBackend::sdl2, "sdl2", &kSdl2System, ""},
+#elif defined(CADENCE_WINDOW_SDL3)
+    {WindowBackend::sdl2, "sdl2", nullptr,
+     "it was built with SDL3, and SDL2 and SDL3 cannot share a process (configure with -DCADENCE_WINDOW_SDL=2)"},
 #else
     {WindowBackend::sdl2, "sdl2", nullptr,
      "build cadence with SDL >= 2.0.22 (apt-get install libsdl2-dev) and Debian's libimgui-dev rather than "
      "CADENCE_IMGUI_DIR"},
+#endif
+#ifdef CADENCE_WINDOW_SDL3
+    {WindowBackend::sdl3, "sdl3", &kSdl3System, ""},
+#elif defined(CADENCE_WINDOW_SDL2)
+    {WindowBackend::sdl3, "sdl3", nullptr,
+     "it was built with SDL2, and SDL2 and SDL3 cannot share a process (configure with -DCADENCE_WINDOW_SDL=3)"},
+#else
+    {WindowBackend::sdl3, "sdl3", nullptr,
+     "build cadence with SDL 3 (apt-get install libsdl3-dev, Debian 13 and later) and a Dear ImGui whose SDL3 "
+     "backend builds against it (Debian testing's)"},
 #endif
 };
 constexpr std::size_t kCount = std::size(kBackends);

@@ -122,7 +122,8 @@ GLFWwindow* Window::glfw_window() const noexcept {
   return impl_->options.backend == WindowBackend::glfw ? static_cast<GLFWwindow*>(impl_->surface->native()) : nullptr;
 }
 SDL_Window* Window::sdl_window() const noexcept {
-  return impl_->options.backend == WindowBackend::sdl2 ? static_cast<SDL_Window*>(impl_->surface->native()) : nullptr;
+  const bool sdl = impl_->options.backend == WindowBackend::sdl2 || impl_->options.backend == WindowBackend::sdl3;
+  return sdl ? static_cast<SDL_Window*>(impl_->surface->native()) : nullptr;
 }
 ImGuiContext* Window::imgui_context() const noexcept { return impl_->imgui; }
 const WindowStats& Window::stats() const noexcept { return impl_->pacer->stats(); }

@@ -25,6 +25,7 @@ typedef struct cadence_loop cadence_loop;
 
 #define CADENCE_BACKEND_GLFW 0
 #define CADENCE_BACKEND_SDL2 1
+#define CADENCE_BACKEND_SDL3 2
 
 typedef struct cadence_window_options {
   uint32_t struct_size;

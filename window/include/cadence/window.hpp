@@ -1,6 +1,7 @@
-// cadence/window.hpp: a GLFW or SDL2 window with a Dear ImGui frame and its own WindowRuntime.
+// cadence/window.hpp: a GLFW, SDL2 or SDL3 window with a Dear ImGui frame and its own
+// WindowRuntime.
 //
-// A Window owns a native window (GLFW's or SDL2's, as WindowOptions::backend says) with its
+// A Window owns a native window (GLFW's or SDL's, as WindowOptions::backend says) with its
 // OpenGL context, an ImGui context and a WindowRuntime. Each frame() runs its due timers and its
 // threads' messages, then builds and renders an ImGui frame only when something asked for one,
 // as its FramePacer decides (frame_pacer.hpp, "When a frame is drawn"): never while a still
@@ -36,9 +37,10 @@
 //     loop.add(std::move(*window));
 //     loop.run();
 //
-// Backends: every member function behaves the same on GLFW and SDL2; glfw_window() and
-// sdl_window() give the native window of each. The windows open at one time in a process all
-// use one backend (the loop waits in one window system's event queue). Workers reach a window
+// Backends: every member function behaves the same on GLFW, SDL2 and SDL3; glfw_window() and
+// sdl_window() give the native window of each. A build has SDL2 or SDL3 windows, not both
+// (backend_available). The windows open at one time in a process all use one backend (the loop
+// waits in one window system's event queue). Workers reach a window
 // only through its runtime's threads; their posts wake the loop (glfwPostEmptyEvent, or an SDL
 // event of a type cadence registers for itself).
 //
@@ -79,14 +81,18 @@ inline constexpr int kMaxWindowSide = 16384;
 enum class WindowBackend : std::uint8_t {
   glfw,  ///< GLFW 3 (libglfw3-dev) and Dear ImGui's GLFW backend
   sdl2,  ///< SDL 2 (libsdl2-dev) and Dear ImGui's SDL2 backend
+  sdl3,  ///< SDL 3 (libsdl3-dev) and Dear ImGui's SDL3 backend
 };
 
-/// "glfw" or "sdl2".
+/// "glfw", "sdl2" or "sdl3".
 /// Cost: O(1).
 CADENCE_WINDOW_API const char* to_string(WindowBackend backend) noexcept;
 /// True when this build of cadence::window can open windows on `backend` (GLFW always; SDL2
 /// when it was built with SDL >= 2.0.22 and Debian's libimgui-dev, whose library has ImGui's
-/// SDL2 backend; not with CADENCE_IMGUI_DIR). It says nothing about a display being there.
+/// SDL2 backend, not with CADENCE_IMGUI_DIR; SDL3 when it was built with SDL 3 and an ImGui
+/// whose SDL3 backend builds against it). A build has one SDL at most, SDL2 or SDL3: the two
+/// define functions of the same names and cannot share a process (CMake's CADENCE_WINDOW_SDL
+/// chooses). It says nothing about a display being there.
 /// Cost: O(1).
 CADENCE_WINDOW_API bool backend_available(WindowBackend backend) noexcept;
 
@@ -101,7 +107,7 @@ struct WindowOptions {
   /// The time source of the window's runtime; the system clock unless a test passes a manual one.
   std::optional<TimeSource> time_source;
   /// The runtime's options. When `runtime.frame_interval` is left at its default, the window
-  /// sets it to the display's refresh period (GLFW: the primary monitor's; SDL2: the desktop
+  /// sets it to the display's refresh period (GLFW: the primary monitor's; SDL: the desktop
   /// mode of the window's display), so every-frame timers follow the screen.
   WindowRuntime::Options runtime;
   /// Caret blink: shown this long, then hidden this long. Must be > 0.
@@ -186,10 +192,11 @@ class CADENCE_WINDOW_API Window {
   /// The window system this window runs on.
   WindowBackend backend() const noexcept;
   /// The GLFW window, for what cadence does not wrap (icons, cursors, clipboard); nullptr on
-  /// SDL2. Do not replace its user pointer or its input callbacks: the window routes events
+  /// SDL. Do not replace its user pointer or its input callbacks: the window routes events
   /// through them.
   GLFWwindow* glfw_window() const noexcept;
-  /// The SDL window, for what cadence does not wrap; nullptr on GLFW. The EventLoop takes every
+  /// The SDL window (SDL2's or SDL3's, as backend() says), for what cadence does not wrap;
+  /// nullptr on GLFW. The EventLoop takes every
   /// event off SDL's queue and hands each to the window it names: an app that wants SDL events
   /// of its own (its user events, file drops, controllers) sees them with SDL_AddEventWatch,
   /// which SDL calls as each one is queued.
@@ -200,7 +207,7 @@ class CADENCE_WINDOW_API Window {
   const WindowStats& stats() const noexcept;
 
   /// True once the window agreed to close (on_close returned true, or there is none) after its
-  /// close button, the window manager, an SDL_QUIT event or request_close() asked, or once the
+  /// close button, the window manager, an SDL quit event or request_close() asked, or once the
   /// app set GLFW's own close flag (glfwSetWindowShouldClose, which asks no one); the EventLoop
   /// then destroys it after the current iteration.
   bool should_close() const;
@@ -235,8 +242,9 @@ class CADENCE_WINDOW_API Window {
   void request_redraw() noexcept;
 
   /// Shows or hides the window (glfwShowWindow / glfwHideWindow, SDL_ShowWindow /
-  /// SDL_HideWindow). While it is hidden or minimized (the window manager tells the window
-  /// system, which tells the window) it draws nothing and wakes only for what must go on: its
+  /// SDL_HideWindow). While it is hidden or minimized, or covered whole by other windows (SDL3
+  /// says so: occluded; the window manager tells the window system, which tells the window), it
+  /// draws nothing and wakes only for what must go on: its
   /// system timers (the caret's blink, ImGui's instants) pause, and each app timer follows its
   /// Timer::with_when_hidden policy (keep running by default, pause, or throttle); a redraw
   /// asked for meanwhile is drawn when it is shown. So a minimized idle window makes no
@@ -244,7 +252,7 @@ class CADENCE_WINDOW_API Window {
   /// Where: anywhere; from a timer callback or write-back the hidden state follows its frame.
   /// Cost: O(timers) when the state changes (WindowRuntime::set_hidden), else O(1).
   void set_visible(bool visible);
-  /// True while the window is hidden (set_visible(false)) or minimized.
+  /// True while the window is hidden (set_visible(false)), minimized or occluded.
   bool is_hidden() const noexcept;
 
   /// Shows `text` as a tooltip for the last ImGui item once it has been hovered for
@@ -267,7 +275,7 @@ class CADENCE_WINDOW_API Window {
 
   /// Input for tests and scripted demos, the same on both backends. Position and buttons stick
   /// until changed (as a real pointer's would) and override the real pointer's in every drawn
-  /// frame; characters, keys and focus reach ImGui as the backend (GLFW's or SDL2's) would
+  /// frame; characters, keys and focus reach ImGui as the backend (GLFW's or SDL's) would
   /// hand it a real event. Each one counts as input: the next frames are drawn.
   /// `x`, `y`: in the window's screen coordinates, from its top-left corner.
   void inject_mouse_position(float x, float y);

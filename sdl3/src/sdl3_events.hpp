@@ -1,0 +1,72 @@
+// What cadence's SDL3 code shares about SDL's event queue: the event type that wakes a loop,
+// how its events are told from an app's, which window an event is for, and the display's
+// refresh. Header-only, so that cadence::sdl3 and cadence::window use it without exporting it.
+// Private to cadence.
+#pragma once
+
+#include <SDL3/SDL.h>
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+namespace cadence::detail::sdl3 {
+
+/// The event type cadence wakes loops with, registered once per process (and library): SDL
+/// never takes a type back, so one per pacer would run out in an app that makes them often.
+/// Never SDL_EVENT_USER itself, which the first registration returns and apps push without
+/// registering it. 0 when SDL has none left.
+inline Uint32 wake_type() {
+  static const Uint32 type = [] {
+    Uint32 t = SDL_RegisterEvents(1);
+    if (t == SDL_EVENT_USER) t = SDL_RegisterEvents(1);
+    return t;  // 0: none left
+  }();
+  return type;
+}
+
+/// What cadence's wake-up events carry, so that only they are taken out of the queue, whatever
+/// an app pushes with their type.
+inline constexpr Sint32 kWakeCode = 0x63646e63;
+
+inline bool is_wake(const SDL_Event& e) { return e.type == wake_type() && e.type != 0 && e.user.code == kWakeCode; }
+
+/// Pushes a wake-up event of `type` (wake_type()). Thread-safe.
+inline void push_wake(Uint32 type) {
+  SDL_Event wake{};
+  wake.type = type;
+  wake.user.code = kWakeCode;
+  (void)SDL_PushEvent(&wake);
+}
+
+/// The window an event is for, or 0 for one that names none (quit, a gamepad, the clipboard).
+inline SDL_WindowID window_of(const SDL_Event& e) {
+  if (e.type >= SDL_EVENT_WINDOW_FIRST && e.type <= SDL_EVENT_WINDOW_LAST) return e.window.windowID;
+  switch (e.type) {
+    case SDL_EVENT_KEY_DOWN:
+    case SDL_EVENT_KEY_UP: return e.key.windowID;
+    case SDL_EVENT_TEXT_EDITING: return e.edit.windowID;
+    case SDL_EVENT_TEXT_INPUT: return e.text.windowID;
+    case SDL_EVENT_MOUSE_MOTION: return e.motion.windowID;
+    case SDL_EVENT_MOUSE_BUTTON_DOWN:
+    case SDL_EVENT_MOUSE_BUTTON_UP: return e.button.windowID;
+    case SDL_EVENT_MOUSE_WHEEL: return e.wheel.windowID;
+    case SDL_EVENT_DROP_FILE:
+    case SDL_EVENT_DROP_TEXT:
+    case SDL_EVENT_DROP_BEGIN:
+    case SDL_EVENT_DROP_COMPLETE:
+    case SDL_EVENT_DROP_POSITION: return e.drop.windowID;
+    default: return 0;
+  }
+}
+
+/// The refresh period of the display `window` is on (its desktop mode), or nullopt when SDL
+/// cannot tell.
+inline std::optional<std::chrono::nanoseconds> refresh_period(SDL_Window* window) {
+  const SDL_DisplayID display = SDL_GetDisplayForWindow(window);
+  const SDL_DisplayMode* mode = display != 0 ? SDL_GetDesktopDisplayMode(display) : nullptr;
+  if (mode == nullptr || !(mode->refresh_rate > 0.0f)) return std::nullopt;
+  return std::chrono::nanoseconds(std::llround(1e9 / static_cast<double>(mode->refresh_rate)));
+}
+
+}  // namespace cadence::detail::sdl3
