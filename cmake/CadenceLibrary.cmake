@@ -40,3 +40,11 @@ function(cadence_library part)
   install(EXPORT cadence_${part}_targets NAMESPACE cadence:: DESTINATION "${CADENCE_CMAKE_DIR}"
     FILE cadence-${part}-targets.cmake COMPONENT dev)
 endfunction()
+
+# cadence_sdl_of(<target> <2|3>): the SDL a library links. SDL2 and SDL3 define functions of the
+# same names and cannot share a process, so CMake refuses a program that links libraries of both
+# (COMPATIBLE_INTERFACE_STRING, which install(EXPORT) carries to the installed targets).
+function(cadence_sdl_of target major)
+  set_property(TARGET ${target} PROPERTY INTERFACE_CADENCE_SDL ${major})
+  set_property(TARGET ${target} APPEND PROPERTY COMPATIBLE_INTERFACE_STRING CADENCE_SDL)
+endfunction()

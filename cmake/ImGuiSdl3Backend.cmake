@@ -13,12 +13,18 @@ function(cadence_imgui_sdl3_backend ok why)
     set(_default "/usr/share/doc/libimgui-dev/examples/backends/imgui_impl_sdl3.cpp")
     set(_includes ${IMGUI_INCLUDE_DIRS})
   endif()
-  set(CADENCE_IMGUI_SDL3_SOURCE "${_default}" CACHE FILEPATH
-      "Dear ImGui's imgui_impl_sdl3.cpp, compiled into cadence::window for its SDL3 windows")
+  # The default follows the ImGui in use (a new CADENCE_IMGUI_DIR in an old build directory);
+  # a path the user chose stays.
+  if(NOT DEFINED CACHE{CADENCE_IMGUI_SDL3_SOURCE} OR
+     "$CACHE{CADENCE_IMGUI_SDL3_SOURCE}" STREQUAL "$CACHE{_cadence_imgui_sdl3_default}")
+    set(CADENCE_IMGUI_SDL3_SOURCE "${_default}" CACHE FILEPATH
+        "Dear ImGui's imgui_impl_sdl3.cpp, compiled into cadence::window for its SDL3 windows" FORCE)
+  endif()
+  set(_cadence_imgui_sdl3_default "${_default}" CACHE INTERNAL "the default CADENCE_IMGUI_SDL3_SOURCE last set")
   set(${ok} OFF PARENT_SCOPE)
   if(NOT EXISTS "${CADENCE_IMGUI_SDL3_SOURCE}")
-    set(${why} "Dear ImGui's SDL3 backend source is not at CADENCE_IMGUI_SDL3_SOURCE=${CADENCE_IMGUI_SDL3_SOURCE} "
-               "(Debian's libimgui-dev installs it with the examples)" PARENT_SCOPE)
+    set(${why} "Dear ImGui's SDL3 backend source is not at CADENCE_IMGUI_SDL3_SOURCE=${CADENCE_IMGUI_SDL3_SOURCE} \
+(Debian's libimgui-dev installs it with the examples)" PARENT_SCOPE)
     return()
   endif()
   find_path(_header_dir imgui_impl_sdl3.h PATHS ${_includes} PATH_SUFFIXES backends NO_DEFAULT_PATH NO_CACHE)
@@ -36,8 +42,8 @@ function(cadence_imgui_sdl3_backend ok why)
   check_cxx_source_compiles("#include \"${CADENCE_IMGUI_SDL3_SOURCE}\"\nint cadence_probe() { return 0; }"
                             _cadence_imgui_sdl3_builds)
   if(NOT _cadence_imgui_sdl3_builds)
-    set(${why} "Dear ImGui ${ImGui_VERSION}'s SDL3 backend (${CADENCE_IMGUI_SDL3_SOURCE}) does not build against "
-               "SDL ${SDL3_VERSION} (an ImGui from before SDL 3.2 was written for a pre-release SDL3)" PARENT_SCOPE)
+    set(${why} "Dear ImGui ${ImGui_VERSION}'s SDL3 backend (${CADENCE_IMGUI_SDL3_SOURCE}) does not build against \
+SDL ${SDL3_VERSION} (an ImGui from before SDL 3.2 was written for a pre-release SDL3)" PARENT_SCOPE)
     return()
   endif()
   set(CADENCE_IMGUI_SDL3_INCLUDE "${_header_dir}" PARENT_SCOPE)

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "paced_windows.hpp"
 #include "sdl_events.hpp"
 #include "wait_ms.hpp"
 
@@ -35,27 +36,8 @@ struct SdlPacing::Impl {
   static int watch(void* self, SDL_Event* event);
 };
 
-namespace {
+using Paced = detail::PacedWindows<SdlPacing::Impl>;
 
-// The SdlPacings alive (on the thread that pumps SDL's events, the only one they run on).
-std::vector<SdlPacing::Impl*>& live() {
-  static std::vector<SdlPacing::Impl*> all;
-  return all;
-}
-
-// The soonest wake-up of the windows paced now. SDL's wait is for every window's events at
-// once, so a loop that paces several (each with its ImGui context) sleeps for the soonest of
-// them in any of their wait()s.
-std::optional<Duration> soonest_wake() {
-  std::optional<Duration> soonest;
-  for (SdlPacing::Impl* p : live()) {
-    const std::optional<Duration> wake = p->pacer->next_wake();
-    if (wake && (!soonest || *wake < *soonest)) soonest = wake;
-  }
-  return soonest;
-}
-
-}  // namespace
 
 int SdlPacing::Impl::watch(void* self, SDL_Event* event) {
   Impl& p = *static_cast<Impl*>(self);
@@ -115,21 +97,21 @@ Result<std::unique_ptr<SdlPacing>> SdlPacing::create(SDL_Window* window, PacerOp
     if (const auto refresh = detail::sdl::refresh_period(window)) (void)runtime.set_frame_interval(*refresh);
   }
   SDL_AddEventWatch(&Impl::watch, impl.get());
-  live().push_back(impl.get());
+  Paced::add(impl.get());
   return std::unique_ptr<SdlPacing>(new SdlPacing(std::move(impl)));
 }
 
 SdlPacing::~SdlPacing() {
   // SDL runs watches under its lock: none runs once this returns.
   SDL_DelEventWatch(&Impl::watch, impl_.get());
-  std::erase(live(), impl_.get());
+  Paced::remove(impl_.get());
 }
 
 bool SdlPacing::wait() {
   Impl& p = *impl_;
   FramePacer& pacer = *p.pacer;
   if (p.foreign_event.exchange(false)) pacer.on_input();
-  const std::optional<Duration> wake = soonest_wake();
+  const std::optional<Duration> wake = Paced::soonest_wake<Duration>();
   if (!wake || *wake > Duration::zero()) {
     (void)SDL_WaitEventTimeout(nullptr, detail::wait_ms(wake));
   }

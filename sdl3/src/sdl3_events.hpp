@@ -39,13 +39,15 @@ inline void push_wake(Uint32 type) {
   (void)SDL_PushEvent(&wake);
 }
 
-/// The window an event is for, or 0 for one that names none (quit, a gamepad, the clipboard).
+/// The window an event is for, or 0 for one that names none (quit, a gamepad, the clipboard):
+/// every SDL 3.2 event type that carries a window id.
 inline SDL_WindowID window_of(const SDL_Event& e) {
   if (e.type >= SDL_EVENT_WINDOW_FIRST && e.type <= SDL_EVENT_WINDOW_LAST) return e.window.windowID;
   switch (e.type) {
     case SDL_EVENT_KEY_DOWN:
     case SDL_EVENT_KEY_UP: return e.key.windowID;
     case SDL_EVENT_TEXT_EDITING: return e.edit.windowID;
+    case SDL_EVENT_TEXT_EDITING_CANDIDATES: return e.edit_candidates.windowID;
     case SDL_EVENT_TEXT_INPUT: return e.text.windowID;
     case SDL_EVENT_MOUSE_MOTION: return e.motion.windowID;
     case SDL_EVENT_MOUSE_BUTTON_DOWN:
@@ -56,6 +58,21 @@ inline SDL_WindowID window_of(const SDL_Event& e) {
     case SDL_EVENT_DROP_BEGIN:
     case SDL_EVENT_DROP_COMPLETE:
     case SDL_EVENT_DROP_POSITION: return e.drop.windowID;
+    case SDL_EVENT_FINGER_DOWN:
+    case SDL_EVENT_FINGER_UP:
+    case SDL_EVENT_FINGER_MOTION:
+    case SDL_EVENT_FINGER_CANCELED: return e.tfinger.windowID;
+    case SDL_EVENT_PEN_PROXIMITY_IN:
+    case SDL_EVENT_PEN_PROXIMITY_OUT: return e.pproximity.windowID;
+    case SDL_EVENT_PEN_DOWN:
+    case SDL_EVENT_PEN_UP: return e.ptouch.windowID;
+    case SDL_EVENT_PEN_BUTTON_DOWN:
+    case SDL_EVENT_PEN_BUTTON_UP: return e.pbutton.windowID;
+    case SDL_EVENT_PEN_MOTION: return e.pmotion.windowID;
+    case SDL_EVENT_PEN_AXIS: return e.paxis.windowID;
+    case SDL_EVENT_RENDER_TARGETS_RESET:
+    case SDL_EVENT_RENDER_DEVICE_RESET:
+    case SDL_EVENT_RENDER_DEVICE_LOST: return e.render.windowID;
     default: return 0;
   }
 }

@@ -9,7 +9,6 @@
 #include "imgui_impl_sdl3_names.hpp"
 #include <backends/imgui_impl_sdl3.h>
 
-#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -213,7 +212,8 @@ void dispatch(const SDL_Event& e) {
     case SDL_EVENT_WINDOW_CLOSE_REQUESTED: w->ask_close(); return;
     case SDL_EVENT_WINDOW_MINIMIZED: w->set_minimized(true); return;
     case SDL_EVENT_WINDOW_RESTORED:
-    case SDL_EVENT_WINDOW_MAXIMIZED: w->set_minimized(false); break;
+    case SDL_EVENT_WINDOW_MAXIMIZED:
+    case SDL_EVENT_WINDOW_SHOWN: w->set_minimized(false); break;  // SDL clears minimized with SHOWN too
     case SDL_EVENT_WINDOW_OCCLUDED: w->set_occluded(true); return;
     case SDL_EVENT_WINDOW_EXPOSED: w->set_occluded(false); break;
     case SDL_EVENT_WINDOW_HIDDEN: return;  // set_visible(false) did it: the window knows
@@ -232,14 +232,14 @@ void dispatch(const SDL_Event& e) {
 void wait(std::optional<Duration> timeout) {
   (void)SDL_WaitEventTimeout(nullptr, wait_ms(timeout));
   // Each event goes to its window; one that a window's code queues meanwhile waits for the
-  // next iteration, as GLFW's callbacks do.
+  // next iteration, as GLFW's callbacks do. One at a time: the text an SDL3 event points to
+  // lives until SDL next pumps events, which app code an event runs (on_close) may do.
   SDL_PumpEvents();
   const int queued = SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_EVENT_FIRST, SDL_EVENT_LAST);
-  if (queued <= 0) return;  // a timeout: nothing allocated
-  std::vector<SDL_Event> events(static_cast<std::size_t>(queued));
-  const int taken = SDL_PeepEvents(events.data(), queued, SDL_GETEVENT, SDL_EVENT_FIRST, SDL_EVENT_LAST);
-  events.resize(static_cast<std::size_t>(std::max(0, taken)));
-  for (const SDL_Event& e : events) dispatch(e);  // SDL3 owns the text events carry
+  SDL_Event e;
+  for (int i = 0; i < queued && SDL_PeepEvents(&e, 1, SDL_GETEVENT, SDL_EVENT_FIRST, SDL_EVENT_LAST) == 1; ++i) {
+    dispatch(e);
+  }
 }
 
 }  // namespace

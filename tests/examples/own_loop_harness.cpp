@@ -21,6 +21,8 @@
 
 #if defined(CADENCE_HARNESS_SDL)
 #include <SDL.h>
+#elif defined(CADENCE_HARNESS_SDL3)
+#include <SDL3/SDL.h>
 #else
 #include <GLFW/glfw3.h>
 #endif
@@ -151,6 +153,10 @@ void close_example() {
   SDL_Event quit{};
   quit.type = SDL_QUIT;
   SDL_PushEvent(&quit);
+#elif defined(CADENCE_HARNESS_SDL3)
+  SDL_Event quit{};
+  quit.type = SDL_EVENT_QUIT;
+  (void)SDL_PushEvent(&quit);
 #else
   glfwSetWindowShouldClose(glfwGetCurrentContext(), GLFW_TRUE);
 #endif
@@ -174,6 +180,12 @@ void type_text(const char* text) {
   e.text.windowID = SDL_GetWindowID(SDL_GL_GetCurrentWindow());
   std::strncpy(e.text.text, text, sizeof e.text.text - 1);
   SDL_PushEvent(&e);
+#elif defined(CADENCE_HARNESS_SDL3)
+  SDL_Event e{};
+  e.type = SDL_EVENT_TEXT_INPUT;
+  e.text.windowID = SDL_GetWindowID(SDL_GL_GetCurrentWindow());
+  e.text.text = text;  // a string literal: it outlives the event
+  (void)SDL_PushEvent(&e);
 #else
   GLFWwindow* window = glfwGetCurrentContext();
   const GLFWcharfun chain = glfwSetCharCallback(window, nullptr);
@@ -191,6 +203,14 @@ void backspace(bool down) {
   e.key.keysym.scancode = SDL_SCANCODE_BACKSPACE;
   e.key.keysym.sym = SDLK_BACKSPACE;
   SDL_PushEvent(&e);
+#elif defined(CADENCE_HARNESS_SDL3)
+  SDL_Event e{};
+  e.type = down ? SDL_EVENT_KEY_DOWN : SDL_EVENT_KEY_UP;
+  e.key.windowID = SDL_GetWindowID(SDL_GL_GetCurrentWindow());
+  e.key.down = down;
+  e.key.scancode = SDL_SCANCODE_BACKSPACE;
+  e.key.key = SDLK_BACKSPACE;
+  (void)SDL_PushEvent(&e);
 #else
   GLFWwindow* window = glfwGetCurrentContext();
   const GLFWkeyfun chain = glfwSetKeyCallback(window, nullptr);

@@ -51,11 +51,21 @@ set(ENV{LD_LIBRARY_PATH} "${libdir}")
 run_step("configure the CMake consumers" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK_DIR}/consumer"
   "-DCMAKE_PREFIX_PATH=${prefix}" ${forwarded})
 run_step("build the CMake consumers" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer")
-foreach(part IN ITEMS pacer window sdl)  # built: its pkg-config module was written
+foreach(part IN ITEMS pacer window sdl sdl3)  # built: its pkg-config module was written
   if(EXISTS "${BUILD_DIR}/cadence-${part}.pc" AND NOT EXISTS "${WORK_DIR}/consumer/${part}_consumer")
     message(FATAL_ERROR "cadence::${part} was built but the consumer could not find it")
   endif()
 endforeach()
+# SDL2 and SDL3 in one program: refused at its configure, naming the rule.
+if(EXISTS "${BUILD_DIR}/cadence-sdl.pc" AND EXISTS "${BUILD_DIR}/cadence-sdl3.pc")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}/../mixed_sdl" -B "${WORK_DIR}/mixed_sdl"
+    "-DCMAKE_PREFIX_PATH=${prefix}" ${forwarded} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT err MATCHES "CADENCE_SDL")
+    message(FATAL_ERROR "a program linking cadence::sdl and cadence::sdl3 was not refused by its configure "
+                        "(exit ${rc}):\n${err}")
+  endif()
+  message(STATUS "a program linking cadence::sdl and cadence::sdl3 is refused: SDL2 and SDL3 cannot share a process")
+endif()
 foreach(name IN ITEMS consumer c_consumer backend_consumer c_window_consumer pacer_consumer)
   if(EXISTS "${WORK_DIR}/consumer/${name}")
     run_step("run ${name} (CMake)" "${WORK_DIR}/consumer/${name}")

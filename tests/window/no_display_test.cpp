@@ -29,6 +29,7 @@ TEST(NoDisplayTest, AnSdlWindowFailsTooRatherThanOpenOffScreen) {
   ::unsetenv("DISPLAY");
   ::unsetenv("WAYLAND_DISPLAY");
   ::unsetenv("SDL_VIDEODRIVER");
+  ::unsetenv("SDL_VIDEO_DRIVER");  // SDL3's name for it
   WindowOptions o;
   o.backend = sdl;
   auto w = Window::create(o, nullptr);

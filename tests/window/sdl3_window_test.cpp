@@ -65,7 +65,7 @@ TEST(Sdl3WindowTest, TextAndKeysQueuedBySdlReachTheFocusedFieldOfTheWindowTheyNa
   loop.add(std::move(second));
   ASSERT_TRUE(run_until_sdl3(loop, [&] { return drawn_after >= 2; }));
 
-  // SDL3 events carry their text by pointer; SDL_PushEvent copies it into SDL's own memory.
+  // SDL3 events carry their text by pointer, and SDL_PushEvent keeps the pointer: a literal.
   SDL_Event typed{};
   typed.type = SDL_EVENT_TEXT_INPUT;
   typed.text.windowID = id;
@@ -144,6 +144,11 @@ void rests_while_unseen(SDL_EventType unseen, SDL_EventType seen) {
 
 TEST(Sdl3WindowTest, MinimizedAndRestoredBySdlEventsTheWindowRestsThenDraws) {
   rests_while_unseen(SDL_EVENT_WINDOW_MINIMIZED, SDL_EVENT_WINDOW_RESTORED);
+}
+
+// SDL clears a window's minimized state when it is shown (a tray restore: no RESTORED comes).
+TEST(Sdl3WindowTest, MinimizedThenShownTheWindowRestsThenDraws) {
+  rests_while_unseen(SDL_EVENT_WINDOW_MINIMIZED, SDL_EVENT_WINDOW_SHOWN);
 }
 
 TEST(Sdl3WindowTest, OccludedAndExposedBySdlEventsTheWindowRestsThenDraws) {

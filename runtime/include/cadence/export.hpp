@@ -2,7 +2,8 @@
 //
 // Built as shared libraries (BUILD_SHARED_LIBS=ON), cadence's libraries hide every symbol but
 // their public API: the types and functions of their public headers carry CADENCE_RUNTIME_API,
-// CADENCE_PACER_API, CADENCE_WINDOW_API, CADENCE_SDL_API or CADENCE_SHARED_WHEEL_API. Static
+// CADENCE_PACER_API, CADENCE_WINDOW_API, CADENCE_SDL_API, CADENCE_SDL3_API or
+// CADENCE_SHARED_WHEEL_API. Static
 // builds leave the macros empty. The build sets CADENCE_<PART>_SHARED for a shared library and
 // its users (CMake's targets and the .pc files carry it), and CADENCE_BUILDING_<PART> while it
 // compiles the library itself.
@@ -48,6 +49,14 @@
 #define CADENCE_SDL_API CADENCE_DETAIL_EXPORT
 #else
 #define CADENCE_SDL_API CADENCE_DETAIL_IMPORT
+#endif
+
+#if !defined(CADENCE_SDL3_SHARED)
+#define CADENCE_SDL3_API
+#elif defined(CADENCE_BUILDING_SDL3)
+#define CADENCE_SDL3_API CADENCE_DETAIL_EXPORT
+#else
+#define CADENCE_SDL3_API CADENCE_DETAIL_IMPORT
 #endif
 
 #if !defined(CADENCE_SHARED_WHEEL_SHARED)

@@ -9,6 +9,12 @@ int main() {
     std::fprintf(stderr, "window consumer: cadence::window says it has no GLFW backend\n");
     return 1;
   }
-  std::printf("window consumer: ok (glfw, sdl2 %s)\n", cadence::backend_available(cadence::WindowBackend::sdl2) ? "yes" : "no");
+  const bool sdl2 = cadence::backend_available(cadence::WindowBackend::sdl2);
+  const bool sdl3 = cadence::backend_available(cadence::WindowBackend::sdl3);
+  if (sdl2 && sdl3) {
+    std::fprintf(stderr, "window consumer: cadence::window says it has SDL2 and SDL3, which cannot share a process\n");
+    return 1;
+  }
+  std::printf("window consumer: ok (glfw, sdl2 %s, sdl3 %s)\n", sdl2 ? "yes" : "no", sdl3 ? "yes" : "no");
   return 0;
 }
