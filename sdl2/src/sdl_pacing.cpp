@@ -6,7 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
-#include <vector>
 
 #include "paced_windows.hpp"
 #include "sdl_events.hpp"
@@ -37,7 +36,6 @@ struct SdlPacing::Impl {
 };
 
 using Paced = detail::PacedWindows<SdlPacing::Impl>;
-
 
 int SdlPacing::Impl::watch(void* self, SDL_Event* event) {
   Impl& p = *static_cast<Impl*>(self);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 namespace cadence::detail::sdl3 {
 
@@ -76,6 +77,50 @@ inline SDL_WindowID window_of(const SDL_Event& e) {
     default: return 0;
   }
 }
+
+/// Tells gamepad events that are news for Dear ImGui's SDL3 backend from those that are not:
+/// it reads gamepads alone (never a raw joystick's events, which SDL sends beside a gamepad's
+/// too) and ignores a stick's first 8000 of 32767 each way (its dead zone), so a worn stick
+/// that drifts there, sending an axis event at every change, shows nothing new.
+class GamepadNews {
+ public:
+  /// ImGui's dead zone for the sticks (imgui_impl_sdl3.cpp: thumb_dead_zone); the triggers have none.
+  static constexpr int kStickDeadZone = 8000;
+
+  /// False for a raw joystick event, a gamepad's touchpad, sensor and bookkeeping events (ImGui
+  /// reads none of them), and a stick's motion that starts and ends inside its dead zone; true
+  /// for every other event. Remembers each stick's last value.
+  bool is_news(const SDL_Event& e) {
+    if (e.type >= SDL_EVENT_JOYSTICK_AXIS_MOTION && e.type < SDL_EVENT_GAMEPAD_AXIS_MOTION) return false;
+    if (e.type >= SDL_EVENT_GAMEPAD_TOUCHPAD_DOWN && e.type < SDL_EVENT_FINGER_DOWN) return false;
+    if (e.type != SDL_EVENT_GAMEPAD_AXIS_MOTION) return true;
+    const Uint8 axis = e.gaxis.axis;
+    if (axis != SDL_GAMEPAD_AXIS_LEFTX && axis != SDL_GAMEPAD_AXIS_LEFTY && axis != SDL_GAMEPAD_AXIS_RIGHTX &&
+        axis != SDL_GAMEPAD_AXIS_RIGHTY) {
+      return true;  // a trigger
+    }
+    Sint16* last = nullptr;
+    for (Stick& s : sticks_) {
+      if (s.which == e.gaxis.which && s.axis == axis) last = &s.value;
+    }
+    if (last == nullptr) {
+      sticks_.push_back(Stick{e.gaxis.which, axis, 0});
+      last = &sticks_.back().value;
+    }
+    const bool inside = inside_dead_zone(*last) && inside_dead_zone(e.gaxis.value);
+    *last = e.gaxis.value;
+    return !inside;
+  }
+
+ private:
+  static bool inside_dead_zone(int v) { return v > -kStickDeadZone && v < kStickDeadZone; }
+  struct Stick {
+    SDL_JoystickID which;
+    Uint8 axis;
+    Sint16 value;
+  };
+  std::vector<Stick> sticks_;  // a handful: two sticks per gamepad connected
+};
 
 /// The refresh period of the display `window` is on (its desktop mode), or nullopt when SDL
 /// cannot tell.

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdint>
 #include <thread>
-#include <vector>
 
 #include "paced_windows.hpp"
 #include "sdl3_events.hpp"
@@ -32,6 +31,7 @@ struct Sdl3Pacing::Impl {
   std::atomic<bool> foreign_event{false};
   // What SDL says of the window: the pacer rests while any holds.
   bool minimized = false, hidden = false, occluded = false;
+  detail::sdl3::GamepadNews gamepad_news;  // a stick drifting in its dead zone is no input
   // poll()'s wake-up timer: SDL's id (0: none) and the instant it was set for.
   bool polled = false;  // poll() was called: render() sets the timer too
   SDL_TimerID timer = 0;
@@ -53,7 +53,6 @@ struct Sdl3Pacing::Impl {
 
 using Paced = detail::PacedWindows<Sdl3Pacing::Impl>;
 
-
 bool Sdl3Pacing::Impl::watch(void* self, SDL_Event* event) {
   Impl& p = *static_cast<Impl*>(self);
   if (is_wake(*event) || event->type == SDL_EVENT_POLL_SENTINEL) return true;  // a worker's post: the runtime has it
@@ -65,6 +64,7 @@ bool Sdl3Pacing::Impl::watch(void* self, SDL_Event* event) {
   // main-callback loop).
   const SDL_WindowID window = window_of(*event);
   if (window != 0 && window != p.window_id) return true;  // another window's: that one's pacing sees it
+  if (!p.gamepad_news.is_news(*event)) return true;      // nothing ImGui reads
   switch (event->type) {
     case SDL_EVENT_WINDOW_MINIMIZED: p.minimized = true; p.update_hidden(); return true;
     case SDL_EVENT_WINDOW_HIDDEN: p.hidden = true; p.update_hidden(); return true;

@@ -150,6 +150,14 @@ TEST_F(SdlOwnLoop, AWorkersPostWakesTheWaitAndIsDrawn) {
   }
   EXPECT_EQ(shown, 7);
   EXPECT_GT(pacing->pacer().stats().frames_drawn, drawn);
+  // Once the worker is gone (its end is a post too), a wait() takes the wake-ups it queued out of
+  // SDL's queue: the app's loop is left none.
+  for (int i = 0; i < 50 && pacing->runtime().thread_count() > 0; ++i) {
+    (void)pacing->wait();
+    drain();
+  }
+  pacing->pacer().request_redraw();  // so that this wait() does not sleep
+  (void)pacing->wait();
   SDL_Event e;
   while (SDL_PollEvent(&e)) EXPECT_NE(e.type, pacing->wake_event_type()) << "its wake-ups are flushed";
 }

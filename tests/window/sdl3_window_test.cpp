@@ -197,6 +197,54 @@ TEST(Sdl3WindowTest, EventsForAWindowThatIsNotCadencesAndAnAppsUserEventsAreLeft
   SDL_DestroyWindow(foreign);
 }
 
+// An app that starts SDL's gamepads (ImGui's SDL3 backend opens the first one): a button is
+// input for the windows, and a stick drifting inside its dead zone is not.
+TEST(Sdl3WindowTest, AGamepadButtonDrawsAndAStickDriftingInItsDeadZoneDoesNot) {
+  ASSERT_TRUE(SDL_InitSubSystem(SDL_INIT_GAMEPAD)) << SDL_GetError();
+  SDL_VirtualJoystickDesc desc;
+  SDL_INIT_INTERFACE(&desc);
+  desc.type = SDL_JOYSTICK_TYPE_GAMEPAD;
+  desc.naxes = SDL_GAMEPAD_AXIS_COUNT;
+  desc.nbuttons = SDL_GAMEPAD_BUTTON_COUNT;
+  const SDL_JoystickID id = SDL_AttachVirtualJoystick(&desc);
+  ASSERT_NE(id, 0u) << SDL_GetError();
+  SDL_Joystick* stick = SDL_OpenJoystick(id);
+  ASSERT_NE(stick, nullptr) << SDL_GetError();
+  {
+    int draws = 0;
+    auto made = open_window(sdl3_options(nullptr), [&](Window&, CallbackContext&) {
+      ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableGamepad;
+      begin_full("pad");
+      ImGui::Button("A");
+      ImGui::End();
+      ++draws;
+    });
+    ASSERT_TRUE(made);
+    Window& w = *made;
+    EventLoop loop;
+    loop.add(std::move(made));
+    ASSERT_TRUE(run_until_sdl3(loop, [&] { return draws >= 2 && w.next_wake() == std::nullopt; }));
+    // The virtual pad's first update reports every axis (its triggers among them): news, once.
+    // Then at rest again.
+    ASSERT_TRUE(SDL_SetJoystickVirtualAxis(stick, SDL_GAMEPAD_AXIS_LEFTX, 1200));
+    for (int i = 0; i < 3; ++i) loop.run_once(std::chrono::milliseconds(5));
+    ASSERT_TRUE(run_until_sdl3(loop, [&] { return w.next_wake() == std::nullopt; }));
+    for (int i = 0; i < 20; ++i) {  // within ImGui's dead zone: 8000 of 32767
+      ASSERT_TRUE(SDL_SetJoystickVirtualAxis(stick, SDL_GAMEPAD_AXIS_LEFTX, static_cast<Sint16>(i % 2 == 0 ? 900 : 1200)));
+      loop.run_once(std::chrono::milliseconds(5));
+    }
+    const int before = draws;
+    loop.run_once(std::chrono::milliseconds(20));
+    EXPECT_EQ(draws, before) << "a stick drifting inside its dead zone";
+    EXPECT_EQ(w.next_wake(), std::nullopt);
+    ASSERT_TRUE(SDL_SetJoystickVirtualButton(stick, SDL_GAMEPAD_BUTTON_SOUTH, true));
+    EXPECT_TRUE(run_until_sdl3(loop, [&] { return draws > before; })) << "a button is input";
+  }
+  SDL_CloseJoystick(stick);
+  (void)SDL_DetachVirtualJoystick(id);
+  SDL_QuitSubSystem(SDL_INIT_GAMEPAD);
+}
+
 TEST(Sdl3WindowTest, ABuildHasOneSdlAndSaysHowToGetTheOther) {
   EXPECT_TRUE(backend_available(WindowBackend::sdl3));
   EXPECT_FALSE(backend_available(WindowBackend::sdl2)) << "SDL2 and SDL3 cannot share a process";
