@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "../common/headless_imgui.hpp"
+
 namespace cadence {
 namespace {
 
@@ -40,13 +42,7 @@ class Sdl3Gamepad : public ::testing::Test {
     ASSERT_TRUE(SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMEPAD)) << SDL_GetError() << " (needs a display: xvfb-run)";
     window = SDL_CreateWindow("gamepad", 320, 240, 0);
     ASSERT_NE(window, nullptr) << SDL_GetError();
-    imgui = ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(320, 240);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    imgui = test::headless_imgui();
     auto p = Sdl3Pacing::create(window);  // the system clock: measured in real time
     ASSERT_TRUE(p.ok()) << p.error().message;
     pacing = std::move(*p);

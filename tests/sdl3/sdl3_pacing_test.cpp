@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/headless_imgui.hpp"
 #include "../common/wake_watchdog.hpp"
 #include "cadence/manual_clock.hpp"
 
@@ -26,18 +27,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// An ImGui context that needs no platform backend: a display size and a built font atlas.
-ImGuiContext* headless_imgui() {
-  ImGuiContext* c = ImGui::CreateContext();
-  ImGui::SetCurrentContext(c);
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(320, 240);
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  return c;
-}
+using test::headless_imgui;
 
 class Sdl3OwnLoop : public ::testing::Test {
  protected:
