@@ -41,7 +41,7 @@ inline void push_wake(Uint32 type) {
 }
 
 /// The window an event is for, or 0 for one that names none (quit, a gamepad, the clipboard):
-/// every SDL 3.2 event type that carries a window id.
+/// every event type of SDL 3.2 (and 3.4's pinch) that carries a window id.
 inline SDL_WindowID window_of(const SDL_Event& e) {
   if (e.type >= SDL_EVENT_WINDOW_FIRST && e.type <= SDL_EVENT_WINDOW_LAST) return e.window.windowID;
   switch (e.type) {
@@ -63,6 +63,11 @@ inline SDL_WindowID window_of(const SDL_Event& e) {
     case SDL_EVENT_FINGER_UP:
     case SDL_EVENT_FINGER_MOTION:
     case SDL_EVENT_FINGER_CANCELED: return e.tfinger.windowID;
+#if SDL_VERSION_ATLEAST(3, 4, 0)
+    case SDL_EVENT_PINCH_BEGIN:
+    case SDL_EVENT_PINCH_UPDATE:
+    case SDL_EVENT_PINCH_END: return e.pinch.windowID;
+#endif
     case SDL_EVENT_PEN_PROXIMITY_IN:
     case SDL_EVENT_PEN_PROXIMITY_OUT: return e.pproximity.windowID;
     case SDL_EVENT_PEN_DOWN:
@@ -87,12 +92,18 @@ class GamepadNews {
   /// ImGui's dead zone for the sticks (imgui_impl_sdl3.cpp: thumb_dead_zone); the triggers have none.
   static constexpr int kStickDeadZone = 8000;
 
-  /// False for a raw joystick event, a gamepad's touchpad, sensor and bookkeeping events (ImGui
-  /// reads none of them), and a stick's motion that starts and ends inside its dead zone; true
-  /// for every other event. Remembers each stick's last value.
+  /// False for a raw joystick event, a gamepad's touchpad, sensor and bookkeeping events, a
+  /// device sensor's update (ImGui reads none of them), and a stick's motion that starts and
+  /// ends inside its dead zone; true for every other event. Remembers each stick's last value,
+  /// and forgets a gamepad's when it is removed.
   bool is_news(const SDL_Event& e) {
     if (e.type >= SDL_EVENT_JOYSTICK_AXIS_MOTION && e.type < SDL_EVENT_GAMEPAD_AXIS_MOTION) return false;
     if (e.type >= SDL_EVENT_GAMEPAD_TOUCHPAD_DOWN && e.type < SDL_EVENT_FINGER_DOWN) return false;
+    if (e.type == SDL_EVENT_SENSOR_UPDATE) return false;
+    if (e.type == SDL_EVENT_GAMEPAD_REMOVED) {
+      std::erase_if(sticks_, [&e](const Stick& s) { return s.which == e.gdevice.which; });
+      return true;
+    }
     if (e.type != SDL_EVENT_GAMEPAD_AXIS_MOTION) return true;
     const Uint8 axis = e.gaxis.axis;
     if (axis != SDL_GAMEPAD_AXIS_LEFTX && axis != SDL_GAMEPAD_AXIS_LEFTY && axis != SDL_GAMEPAD_AXIS_RIGHTX &&
@@ -113,7 +124,8 @@ class GamepadNews {
   }
 
  private:
-  static bool inside_dead_zone(int v) { return v > -kStickDeadZone && v < kStickDeadZone; }
+  // ImGui maps a stick's [kStickDeadZone, 32767] to [0, 1]: its value is 0 up to the edge itself.
+  static bool inside_dead_zone(int v) { return v >= -kStickDeadZone && v <= kStickDeadZone; }
   struct Stick {
     SDL_JoystickID which;
     Uint8 axis;

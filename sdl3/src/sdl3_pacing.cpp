@@ -32,10 +32,13 @@ struct Sdl3Pacing::Impl {
   // What SDL says of the window: the pacer rests while any holds.
   bool minimized = false, hidden = false, occluded = false;
   detail::sdl3::GamepadNews gamepad_news;  // a stick drifting in its dead zone is no input
-  // poll()'s wake-up timer: SDL's id (0: none) and the instant it was set for.
+  // poll()'s wake-up timer: SDL's id (0: none), the instant it was set for on the pacer's
+  // clock, and when it rings on SDL's (it may ring early by the pacer's: SDL counts on
+  // CLOCK_MONOTONIC_RAW, steady_clock on CLOCK_MONOTONIC, which NTP slews).
   bool polled = false;  // poll() was called: render() sets the timer too
   SDL_TimerID timer = 0;
   Instant timer_at;
+  Uint64 timer_rings_ns = 0;
   std::unique_ptr<FramePacer> pacer;
 
   /// Called by SDL for each event as it is queued, on the thread that queues it.
@@ -88,9 +91,10 @@ bool Sdl3Pacing::Impl::watch(void* self, SDL_Event* event) {
 
 void Sdl3Pacing::Impl::set_timer(std::optional<Duration> wake) {
   const Instant now = pacer->runtime().now();
-  // The timer set before has not rung (its instant is ahead) and rings within a millisecond of
-  // this one (the instants come from two readings of the clock): it stays.
-  if (timer != 0 && wake && timer_at > now && std::chrono::abs((now + *wake) - timer_at) <= std::chrono::milliseconds(1)) {
+  // The timer set before has not rung (by SDL's clock, the one it rings on) and rings within a
+  // millisecond of this instant (the instants come from two readings of the clock): it stays.
+  if (timer != 0 && wake && SDL_GetTicksNS() < timer_rings_ns &&
+      std::chrono::abs((now + *wake) - timer_at) <= std::chrono::milliseconds(1)) {
     return;
   }
   if (timer != 0) (void)SDL_RemoveTimer(timer);  // false when it rang: SDL removed it then
@@ -101,7 +105,9 @@ void Sdl3Pacing::Impl::set_timer(std::optional<Duration> wake) {
     return;
   }
   void* type = reinterpret_cast<void*>(static_cast<std::uintptr_t>(wake_type));
-  timer = SDL_AddTimerNS(static_cast<Uint64>(wake->count()), &Impl::ring, type);
+  const Uint64 ns = static_cast<Uint64>(wake->count());
+  timer_rings_ns = SDL_GetTicksNS() + ns;  // SDL rings it then or later
+  timer = SDL_AddTimerNS(ns, &Impl::ring, type);
   timer_at = now + *wake;
   if (timer == 0) detail::sdl3::push_wake(wake_type);  // SDL refused a timer: iterate again rather than stall
 }

@@ -136,9 +136,22 @@ TEST_F(SdlOwnLoop, AWorkersPostWakesTheWaitAndIsDrawn) {
                     });
                   }))
                   .ok());
-  // Nothing is scheduled: the wait sleeps until the worker's wake-up event (real time).
+  // Nothing is scheduled: the wait sleeps until the worker's wake-up event (real time). Should
+  // none come, a watchdog's event ends each wait after 20 s, and the loop after 50 of them.
+  test::WakeWatchdog watchdog(
+      [] {
+        SDL_Event e{};
+        e.type = SDL_USEREVENT;
+        SDL_PushEvent(&e);
+      },
+      20s);
   const std::uint64_t drawn = pacing->pacer().stats().frames_drawn;
-  for (int i = 0; i < 50 && shown == 0; ++i) {
+  bool woken_by_watchdog = false;
+  const auto drain_watching = [&woken_by_watchdog] {
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) woken_by_watchdog = woken_by_watchdog || e.type == SDL_USEREVENT;
+  };
+  for (int i = 0; i < 50 && shown == 0 && !woken_by_watchdog; ++i) {
     if (pacing->wait()) {
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplSDL2_NewFrame();
@@ -146,16 +159,17 @@ TEST_F(SdlOwnLoop, AWorkersPostWakesTheWaitAndIsDrawn) {
       ImGui::Text("%d", shown);
       pacing->render();
     }
-    drain();
+    drain_watching();
   }
   EXPECT_EQ(shown, 7);
   EXPECT_GT(pacing->pacer().stats().frames_drawn, drawn);
   // Once the worker is gone (its end is a post too), a wait() takes the wake-ups it queued out of
   // SDL's queue: the app's loop is left none.
-  for (int i = 0; i < 50 && pacing->runtime().thread_count() > 0; ++i) {
+  while (pacing->runtime().thread_count() > 0 && !woken_by_watchdog) {
     (void)pacing->wait();
-    drain();
+    drain_watching();
   }
+  EXPECT_FALSE(watchdog.done()) << "the worker's posts never woke the wait";
   pacing->pacer().request_redraw();  // so that this wait() does not sleep
   (void)pacing->wait();
   SDL_Event e;

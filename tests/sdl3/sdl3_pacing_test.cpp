@@ -270,6 +270,7 @@ TEST_F(Sdl3OwnLoop, DestroyedAfterPollItsWakeUpTimerGoesWithIt) {
     drain();
   }
   ASSERT_GT(pacing3.pacer().next_wake().value_or(Duration::zero()), 400ms) << "settled, the timer next";
+  drain();  // a wake-up a frame's own timer queued before render() replaced it
   const auto armed = std::chrono::steady_clock::now();
   p->reset();
   // Well past the timer's instant: cadence's wake-up would be in the queue by then.
@@ -279,6 +280,28 @@ TEST_F(Sdl3OwnLoop, DestroyedAfterPollItsWakeUpTimerGoesWithIt) {
     if (SDL_WaitEventTimeout(&e, 50)) wakes += e.type == wake ? 1 : 0;
   }
   EXPECT_EQ(wakes, 0) << "a wake-up for a pacing that is gone";
+}
+
+// poll()'s timer rings on SDL's clock, which need not agree with the pacer's (a manual one here;
+// NTP's slewing makes steady_clock and SDL's raw clock drift apart too): a timer that has rung
+// is gone, and poll() sets a new one for an instant still ahead, never counts on the old one.
+TEST_F(Sdl3OwnLoop, OnceItsTimerRangPollSetsANewOneForAnInstantStillAhead) {
+  paced();  // a manual clock that nobody moves: the instant stays 60 ms ahead
+  (void)settle();
+  ASSERT_TRUE(pacing->runtime().add_timer(TimerId::unique(), Timer::once(60ms, [](TimerCallbackInfo&) {})).ok());
+  const unsigned wake = pacing->wake_event_type();
+  const auto rings = [wake] {  // within a generous deadline
+    const auto until = std::chrono::steady_clock::now() + 10s;
+    SDL_Event e;
+    while (std::chrono::steady_clock::now() < until) {
+      if (SDL_WaitEventTimeout(&e, 100) && e.type == wake) return true;
+    }
+    return false;
+  };
+  ASSERT_FALSE(pacing->poll()) << "nothing due";
+  ASSERT_TRUE(rings()) << "the timer poll() set";
+  ASSERT_FALSE(pacing->poll()) << "the clock has not moved: still nothing due";
+  EXPECT_TRUE(rings()) << "poll() kept the timer that had rung: SDL would wait for good";
 }
 
 // SDL3's main callbacks with "waitevent": SDL calls SDL_AppIterate only after an event. With

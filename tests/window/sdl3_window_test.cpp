@@ -200,16 +200,30 @@ TEST(Sdl3WindowTest, EventsForAWindowThatIsNotCadencesAndAnAppsUserEventsAreLeft
 // An app that starts SDL's gamepads (ImGui's SDL3 backend opens the first one): a button is
 // input for the windows, and a stick drifting inside its dead zone is not.
 TEST(Sdl3WindowTest, AGamepadButtonDrawsAndAStickDriftingInItsDeadZoneDoesNot) {
-  ASSERT_TRUE(SDL_InitSubSystem(SDL_INIT_GAMEPAD)) << SDL_GetError();
-  SDL_VirtualJoystickDesc desc;
-  SDL_INIT_INTERFACE(&desc);
-  desc.type = SDL_JOYSTICK_TYPE_GAMEPAD;
-  desc.naxes = SDL_GAMEPAD_AXIS_COUNT;
-  desc.nbuttons = SDL_GAMEPAD_BUTTON_COUNT;
-  const SDL_JoystickID id = SDL_AttachVirtualJoystick(&desc);
-  ASSERT_NE(id, 0u) << SDL_GetError();
-  SDL_Joystick* stick = SDL_OpenJoystick(id);
-  ASSERT_NE(stick, nullptr) << SDL_GetError();
+  // The app's gamepads, let go of however the test ends.
+  struct Pad {
+    Pad() {
+      if (!SDL_InitSubSystem(SDL_INIT_GAMEPAD)) return;
+      SDL_VirtualJoystickDesc desc;
+      SDL_INIT_INTERFACE(&desc);
+      desc.type = SDL_JOYSTICK_TYPE_GAMEPAD;
+      desc.naxes = SDL_GAMEPAD_AXIS_COUNT;
+      desc.nbuttons = SDL_GAMEPAD_BUTTON_COUNT;
+      id = SDL_AttachVirtualJoystick(&desc);
+      stick = id != 0 ? SDL_OpenJoystick(id) : nullptr;
+    }
+    ~Pad() {
+      if (stick != nullptr) SDL_CloseJoystick(stick);
+      if (id != 0) (void)SDL_DetachVirtualJoystick(id);
+      SDL_QuitSubSystem(SDL_INIT_GAMEPAD);
+    }
+    Pad(const Pad&) = delete;
+    Pad& operator=(const Pad&) = delete;
+    SDL_JoystickID id = 0;
+    SDL_Joystick* stick = nullptr;
+  } pad;
+  ASSERT_NE(pad.stick, nullptr) << SDL_GetError();
+  SDL_Joystick* stick = pad.stick;
   {
     int draws = 0;
     auto made = open_window(sdl3_options(nullptr), [&](Window&, CallbackContext&) {
@@ -229,20 +243,17 @@ TEST(Sdl3WindowTest, AGamepadButtonDrawsAndAStickDriftingInItsDeadZoneDoesNot) {
     ASSERT_TRUE(SDL_SetJoystickVirtualAxis(stick, SDL_GAMEPAD_AXIS_LEFTX, 1200));
     for (int i = 0; i < 3; ++i) loop.run_once(std::chrono::milliseconds(5));
     ASSERT_TRUE(run_until_sdl3(loop, [&] { return w.next_wake() == std::nullopt; }));
+    const int before = draws;
     for (int i = 0; i < 20; ++i) {  // within ImGui's dead zone: 8000 of 32767
       ASSERT_TRUE(SDL_SetJoystickVirtualAxis(stick, SDL_GAMEPAD_AXIS_LEFTX, static_cast<Sint16>(i % 2 == 0 ? 900 : 1200)));
       loop.run_once(std::chrono::milliseconds(5));
     }
-    const int before = draws;
     loop.run_once(std::chrono::milliseconds(20));
     EXPECT_EQ(draws, before) << "a stick drifting inside its dead zone";
     EXPECT_EQ(w.next_wake(), std::nullopt);
     ASSERT_TRUE(SDL_SetJoystickVirtualButton(stick, SDL_GAMEPAD_BUTTON_SOUTH, true));
     EXPECT_TRUE(run_until_sdl3(loop, [&] { return draws > before; })) << "a button is input";
   }
-  SDL_CloseJoystick(stick);
-  (void)SDL_DetachVirtualJoystick(id);
-  SDL_QuitSubSystem(SDL_INIT_GAMEPAD);
 }
 
 TEST(Sdl3WindowTest, ABuildHasOneSdlAndSaysHowToGetTheOther) {

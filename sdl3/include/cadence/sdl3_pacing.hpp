@@ -53,9 +53,10 @@
 // drawn"). Events: an SDL event watch (SDL_AddEventWatch) sees each event as SDL queues it and
 // tells the pacer: input; wheel motion, for scroll momentum; minimized, hidden or covered whole
 // by other windows (occluded), and back. An event that names another window is that window's
-// alone. Of a gamepad's events, those ImGui reads are input: a button, a trigger, a stick
-// leaving or entering ImGui's dead zone (8000 of 32767); a stick drifting inside it, raw
-// joystick events, touchpads and sensors are not.
+// alone. Of a gamepad's events, those ImGui reads are input: a button, a trigger, a stick's
+// motion that is not all inside ImGui's dead zone (8000 of 32767); a stick drifting inside it,
+// raw joystick events, touchpads and sensors are not: an app that shows what it reads from them
+// itself asks for its frame (pacer().request_redraw()).
 //
 // Gamepads: while one is open (ImGui's SDL3 backend opens the first one when the app started
 // SDL_INIT_GAMEPAD, as ImGui's example does), SDL's wait polls it every millisecond instead of
@@ -118,7 +119,9 @@ class CADENCE_SDL3_API Sdl3Pacing {
   /// waiting for an event ("waitevent"), calls SDL_AppIterate then: set here when there is
   /// nothing to draw, and by render() once a frame is drawn (until then one frame interval on,
   /// so that a frame the app skips, which stays owed, still gets its iteration). Nothing
-  /// scheduled: no timer. True: draw the frame.
+  /// scheduled: no timer. The timer runs in real time (SDL's clock), whatever the pacer's time
+  /// source. Should SDL refuse a timer, the wake-up is queued at once instead (SDL_AppIterate
+  /// then runs again at once: a spin, never a stall). True: draw the frame.
   /// Where: SDL_AppIterate (or any loop that waits elsewhere); while a frame is built: false.
   /// Cost: FramePacer::begin(), next_wake(), and SDL_RemoveTimer/SDL_AddTimerNS when the
   /// instant moved by more than a millisecond.
