@@ -124,10 +124,10 @@ void print(const char* what, const Idle& r) {
 }
 
 TEST_F(Sdl3Gamepad, AConnectedGamepadCostsSdlsPollingButNoWakeUpOfCadences) {
-  const Idle none = idle(1500ms);
+  const Idle none = idle(1000ms);
   print("none connected", none);
   connect_pad();
-  const Idle open = idle(1500ms);
+  const Idle open = idle(1000ms);
   print("one connected and open, at rest", open);
   EXPECT_LE(none.wakeups_per_second, 2.5);
   EXPECT_LE(open.wakeups_per_second, 2.5) << "SDL polls the gamepad inside its wait: no wake-up of cadence's";
@@ -152,7 +152,7 @@ TEST_F(Sdl3Gamepad, AStickDriftingInsideItsDeadZone) {
         return interval;
       },
       &drift);
-  const Idle drifting = idle(1500ms);
+  const Idle drifting = idle(1000ms);
   (void)SDL_RemoveTimer(timer);
   print("one connected, its stick drifting every 10 ms", drifting);
   EXPECT_GT(drifting.axis_events, 50) << "the stick drifted";
