@@ -190,6 +190,21 @@ TEST_F(Sdl3OwnLoop, AnUnregisteredUserEventTheAppPushesReachesItsLoop) {
   EXPECT_EQ(seen, 1);
 }
 
+// An app that makes Sdl3Pacings again and again (a window per document) does not use up SDL's
+// user event types: one is registered for cadence, once per process.
+TEST_F(Sdl3OwnLoop, MadeAgainItWakesWithTheSameEventType) {
+  const Uint32 before = SDL_RegisterEvents(1);
+  paced();
+  const unsigned first = pacing->wake_event_type();
+  for (int i = 0; i < 3; ++i) {
+    pacing.reset();
+    paced();
+    EXPECT_EQ(pacing->wake_event_type(), first);
+  }
+  const Uint32 after = SDL_RegisterEvents(1);
+  EXPECT_LE(after - before, 3u) << "at most its one type (and SDL_EVENT_USER, skipped) since the app's";
+}
+
 // Minimized, hidden or covered whole by other windows, the window draws nothing, and each ends
 // on its own: exposed while still minimized, it stays at rest.
 TEST_F(Sdl3OwnLoop, AWindowThatCannotBeSeenDrawsNothingAndSeenAgainDrawsAtOnce) {
