@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "cadence/glfw_pacing.hpp"
+#include "glfw_platform.hpp"
 
 namespace cadence::detail {
 namespace {
@@ -28,7 +29,8 @@ Status GlfwLibrary::acquire() {
     return {};
   }
   glfwSetErrorCallback(on_error);
-  lock.unlock();
+  lock.unlock();  // GLFW's error callback takes it, and the choice may ask the compositor
+  if (Status chosen = choose_glfw_platform(); !chosen) return chosen;
   const bool ok = glfwInit() == GLFW_TRUE;
   lock.lock();
   if (!ok) {
