@@ -15,6 +15,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <cadence/event_loop.hpp>
 
@@ -177,16 +178,20 @@ int main(int argc, char** argv) {
   }
   if (!args.stats.empty()) {
     std::ofstream out(args.stats);
-    const auto& lateness = main_window->stats().caret_lateness_ms;
-    float worst = 0;
-    for (float v : lateness) worst = std::max(worst, v);
+    std::vector<float> lateness(main_window->stats().caret_lateness_ms.begin(),
+                                main_window->stats().caret_lateness_ms.end());
+    std::sort(lateness.begin(), lateness.end());
+    const auto at = [&](double q) {
+      return lateness.empty() ? 0.0f : lateness[static_cast<std::size_t>(q * static_cast<double>(lateness.size() - 1))];
+    };
     out << "{\n"
         << "  \"idle\": {\"seconds\": " << idle.seconds << ", \"wakeups\": " << idle.wakeups
         << ", \"wakeups_per_second\": " << static_cast<double>(idle.wakeups) / idle.seconds
         << ", \"frames_drawn\": " << idle.frames << ", \"cpu_percent\": " << idle.cpu_percent << "},\n"
         << "  \"busy\": {\"seconds\": " << busy_seconds << ", \"cpu_percent\": " << busy_cpu_percent
         << ", \"windows\": " << loop->window_count() << "},\n"
-        << "  \"caret_lateness_worst_ms\": " << worst << ",\n"
+        << "  \"caret_lateness_ms\": {\"runs\": " << lateness.size() << ", \"median\": " << at(0.5)
+        << ", \"p99\": " << at(0.99) << ", \"worst\": " << at(1.0) << "},\n"
         << "  \"frames_drawn\": " << main_window->stats().frames_drawn << ",\n"
         << "  \"loop_wakeups\": " << loop->stats().wakeups << "\n"
         << "}\n";

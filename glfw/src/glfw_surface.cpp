@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <cstdint>
 
 #include "cadence/event_loop.hpp"
 #include "cadence/glfw_pacing.hpp"  // glfw_timeout_seconds
@@ -17,7 +18,15 @@
 namespace cadence::detail {
 namespace {
 
-Window::Impl& impl_of(GLFWwindow* w) { return *static_cast<Window::Impl*>(glfwGetWindowUserPointer(w)); }
+// Callbacks of cadence's windows run so far (on the UI thread, inside GLFW's wait): each
+// begins with impl_of.
+std::uint64_t heard = 0;
+
+// The window a callback is for; counted in `heard`.
+Window::Impl& impl_of(GLFWwindow* w) {
+  ++heard;
+  return *static_cast<Window::Impl*>(glfwGetWindowUserPointer(w));
+}
 
 #if !CADENCE_IMGUI_INPUT_EVENTS
 // GLFW's code of a key that key_event() accepted, for 1.86's backend.
@@ -184,16 +193,44 @@ Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
                                      (why.empty() ? "GLFW gave no reason" : why)};
   }
   glfwMakeContextCurrent(window);
-  glfwSwapInterval(o.vsync ? 1 : 0);
+#if defined(GLFW_PLATFORM_WAYLAND)
+  glfwSwapInterval(swap_interval(o, glfwGetPlatform() == GLFW_PLATFORM_WAYLAND));
+#else
+  glfwSwapInterval(swap_interval(o, false));  // GLFW 3.3 here: X11
+#endif
   install_callbacks(window, owner);
   return std::unique_ptr<Surface>(new GlfwSurface(window));
 }
 
-void wait(std::optional<Duration> timeout) {
-  if (timeout) {
-    glfwWaitEventsTimeout(glfw_timeout_seconds(std::chrono::duration<double>(*timeout).count()));
-  } else {
-    glfwWaitEvents();
+bool on_wayland() {
+#if defined(GLFW_PLATFORM_WAYLAND)
+  return glfwGetPlatform() == GLFW_PLATFORM_WAYLAND;
+#else
+  return false;  // GLFW 3.3 here: X11
+#endif
+}
+
+void wait(std::optional<Duration> timeout, const std::function<std::optional<Duration>()>& soonest) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto left = [&] { return *timeout - std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - start); };
+  const bool wayland = on_wayland();
+  for (;;) {
+    const std::uint64_t before = heard;
+    if (timeout) {
+      glfwWaitEventsTimeout(glfw_timeout_seconds(std::chrono::duration<double>(left()).count()));
+    } else {
+      glfwWaitEvents();
+    }
+    // On Wayland GLFW's wait also returns after libwayland's own bookkeeping (the delete_id
+    // that follows each frame's sync callback in Mesa's EGL): nothing for any window, so no
+    // wake-up of the loop's. Unless a window's callback ran, a worker's post or app code has
+    // made something due, or the time is up, it sleeps again for what is left.
+    if (!wayland || heard != before || (timeout && left() <= Duration::zero())) return;
+    // (The wake it sleeps towards, measured again, is the same one a little later: earlier only
+    // by more than a millisecond is news.)
+    if (const std::optional<Duration> due = soonest(); due && (!timeout || *due < left() - std::chrono::milliseconds(1))) {
+      return;
+    }
   }
 }
 

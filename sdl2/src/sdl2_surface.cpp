@@ -11,6 +11,7 @@
 #include <chrono>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "imgui_input.hpp"
@@ -284,7 +285,8 @@ Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
     SDL_DestroyWindow(window);
     return e;
   }
-  SDL_GL_SetSwapInterval(o.vsync ? 1 : 0);
+  const char* driver = SDL_GetCurrentVideoDriver();
+  SDL_GL_SetSwapInterval(swap_interval(o, driver != nullptr && std::string_view(driver) == "wayland"));
   return std::unique_ptr<Surface>(new SdlSurface(window, gl, owner));
 }
 
@@ -324,7 +326,8 @@ void dispatch(const SDL_Event& e) {
   }
 }
 
-void wait(std::optional<Duration> timeout) {
+// SDL's wait returns only with an SDL event: `soonest` is not needed.
+void wait(std::optional<Duration> timeout, const std::function<std::optional<Duration>()>& /*soonest*/) {
   (void)SDL_WaitEventTimeout(nullptr, wait_ms(timeout));
   // Each event goes to its window; one that a window's code queues meanwhile waits for the
   // next iteration, as GLFW's callbacks do.

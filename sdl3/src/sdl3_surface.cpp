@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "imgui_input.hpp"
@@ -194,7 +195,8 @@ Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
     SDL_DestroyWindow(window);
     return e;
   }
-  (void)SDL_GL_SetSwapInterval(o.vsync ? 1 : 0);
+  const char* driver = SDL_GetCurrentVideoDriver();
+  (void)SDL_GL_SetSwapInterval(swap_interval(o, driver != nullptr && std::string_view(driver) == "wayland"));
   return std::unique_ptr<Surface>(new Sdl3Surface(window, gl, owner));
 }
 
@@ -245,7 +247,8 @@ void dispatch(const SDL_Event& e) {
   }
 }
 
-void wait(std::optional<Duration> timeout) {
+// SDL's wait returns only with an SDL event: `soonest` is not needed.
+void wait(std::optional<Duration> timeout, const std::function<std::optional<Duration>()>& /*soonest*/) {
   (void)SDL_WaitEventTimeout(nullptr, wait_ms(timeout));
   // Each event goes to its window; one that a window's code queues meanwhile waits for the
   // next iteration, as GLFW's callbacks do. One at a time: the text an SDL3 event points to

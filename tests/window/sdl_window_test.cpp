@@ -183,6 +183,7 @@ TEST(SdlWindowTest, EventsForAWindowThatIsNotCadencesAndAnAppsUserEventsAreLeftA
   EventLoop loop;
   loop.add(std::move(made));
   ASSERT_TRUE(run_until(loop, [&] { return draws >= 2 && w.next_wake() == std::nullopt; }));
+  until_events_stop(loop, w);  // the compositor's, on Wayland
   SDL_Event e{};
   e.type = SDL_WINDOWEVENT;
   e.window.windowID = SDL_GetWindowID(foreign);

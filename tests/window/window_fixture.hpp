@@ -13,6 +13,7 @@
 #include <SDL3/SDL.h>
 #endif
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "cadence/event_loop.hpp"
 #include "cadence/manual_clock.hpp"
 #include "cadence/window.hpp"
 
@@ -133,6 +135,18 @@ inline int run_for(Window& w, ManualClock& clock, Duration duration) {
     ++frames;
   }
   return frames;
+}
+
+/// Runs the loop in real time until five iterations in a row draw nothing in `w` (2 s at most):
+/// on Wayland the compositor's events for a new window (its configure, its output) may come
+/// after the start-up frames.
+inline void until_events_stop(EventLoop& loop, Window& w) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  for (int quiet = 0; quiet < 5 && std::chrono::steady_clock::now() < until;) {
+    const std::uint64_t seen = w.stats().frames_drawn;
+    loop.run_once(std::chrono::milliseconds(20));
+    quiet = w.stats().frames_drawn == seen ? quiet + 1 : 0;
+  }
 }
 
 /// Runs frames as a loop would, with the manual clock jumping to each wake-up, until the window

@@ -24,6 +24,13 @@ struct InjectedPointer {
   bool entered = false;  // the backend was told the injected pointer is over the window
 };
 
+/// The swap interval a window's OpenGL context gets. On Wayland a vsync'd swap waits for the
+/// compositor's frame callback: up to a frame while the window is seen, for ever while it is not
+/// (a window on another workspace), and each callback wakes the loop's wait for nothing. The loop
+/// paces its frames itself (the frame interval), and the compositor shows the last frame at its
+/// own refresh without tearing, so there the swap never waits.
+inline int swap_interval(const WindowOptions& o, bool wayland) { return o.vsync && !wayland ? 1 : 0; }
+
 class Surface {
  public:
   virtual ~Surface() = default;
@@ -74,8 +81,10 @@ struct WindowSystem {
   /// current on return. Errors: resource, with the window system's reason.
   Result<std::unique_ptr<Surface>> (*open)(Window::Impl& owner);
   /// Sleeps until an event arrives or `timeout` passes (nullopt: no limit), then hands every
-  /// queued event to its window.
-  void (*wait)(std::optional<Duration> timeout);
+  /// queued event to its window. `soonest` gives the windows' soonest next wake at the time of
+  /// the call (nullopt: none): a window system whose wait can return with nothing for any window
+  /// (GLFW on Wayland) sleeps again only while nothing is due sooner than what is left.
+  void (*wait)(std::optional<Duration> timeout, const std::function<std::optional<Duration>()>& soonest);
   /// The OpenGL context current on this thread, as this window system knows it, and back.
   CurrentGl (*current_gl)();
   void (*make_current_gl)(const CurrentGl& gl);

@@ -44,16 +44,20 @@ bool EventLoop::run_once(std::optional<Duration> max_wait) {
   if (windows_.empty()) return false;
 
   // Sleep until the soonest window wants to run; input and workers' posts wake us earlier.
-  std::optional<Duration> wait;
-  for (auto& w : windows_) {
-    if (auto next = w->next_wake(); next && (!wait || *next < *wait)) wait = next;
-  }
+  const auto soonest = [this] {
+    std::optional<Duration> next;
+    for (auto& w : windows_) {
+      if (auto n = w->next_wake(); n && (!next || *n < *next)) next = n;
+    }
+    return next;
+  };
+  std::optional<Duration> wait = soonest();
   if (max_wait && (!wait || *max_wait < *wait)) wait = max_wait;
   // The wait hands events to the windows (on_close runs there), then the frames run and the
   // closing windows' destructors: all of it is the iteration, and a run_once() or run_until()
   // from inside must not touch windows_ meanwhile.
   const detail::ScopedFlag iterating(iterating_);
-  windows_.front()->impl_->system->wait(wait);  // every window open uses one backend
+  windows_.front()->impl_->system->wait(wait, soonest);  // every window open uses one backend
   ++stats_.wakeups;
   for (std::size_t i = 0; i < windows_.size(); ++i) {
     windows_[i]->frame();  // may add() windows

@@ -1,6 +1,7 @@
 #include "cadence/window.hpp"
 
 #include <GL/gl.h>
+#include <dlfcn.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
@@ -45,6 +46,17 @@ PacerOptions pacer_options(const WindowOptions& o, Window* window) {
   return p;
 }
 
+// Dear ImGui's OpenGL loader (1.91 on) lets go of the GL library it opened when a window's
+// renderer shuts down, and loads it again only while its function pointers are null, which they
+// no longer are. With EGL (Wayland), where nothing else holds libOpenGL, the library was unloaded
+// and the other windows' GL calls jumped into nothing. The GL libraries loaded now stay for the
+// process.
+void keep_gl_libraries() {
+  for (const char* name : {"libOpenGL.so.0", "libEGL.so.1", "libGLX.so.0", "libGL.so.1"}) {
+    if (void* lib = dlopen(name, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE)) dlclose(lib);
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFunction draw) {
@@ -74,6 +86,7 @@ Result<std::unique_ptr<Window>> Window::create(WindowOptions options, DrawFuncti
   ImGui::StyleColorsDark();
   w.surface->init_imgui();
   ImGui_ImplOpenGL3_Init("#version 130");
+  keep_gl_libraries();
 
   Result<std::unique_ptr<FramePacer>> pacer = FramePacer::create(w.imgui, pacer_options(w.options, w.owner));
   if (!pacer) return pacer.error();  // checked above: not expected

@@ -116,7 +116,10 @@ struct WindowOptions {
   Duration tooltip_delay = std::chrono::milliseconds(500);
   /// Scroll momentum: the time constant of a flick's exponential decay. Must be > 0.
   Duration momentum_decay = std::chrono::milliseconds(250);
-  /// Wait for the monitor's vertical blank when presenting a frame.
+  /// Wait for the monitor's vertical blank when presenting a frame. Not on Wayland: there the
+  /// compositor shows the last frame at its own refresh without tearing, and a swap that waited
+  /// would hold the loop's timers and workers (for ever while the window is not seen). The loop
+  /// paces its frames itself either way.
   bool vsync = true;
   /// False creates the window unshown (tests, screenshots); unlike a window hidden with
   /// set_visible(false) or minimized, it still draws.
