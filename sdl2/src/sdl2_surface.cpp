@@ -26,6 +26,11 @@ namespace {
 
 int holders = 0;  // windows holding SDL's video subsystem (UI thread only)
 
+sdl::GamepadNews& gamepad_news() {  // UI thread only
+  static sdl::GamepadNews news;
+  return news;
+}
+
 Status acquire() {
   if (holders > 0) {
     ++holders;
@@ -302,6 +307,17 @@ void dispatch(const SDL_Event& e) {
       const bool let_go = static_cast<SdlSurface*>(o.window->surface.get())->button(e.button);
       if (let_go && *o.window->life != nullptr) o.window->on_input();
     }
+  }
+  if (sdl::is_joystick_or_controller(e.type)) {  // no window named
+    if (!gamepad_news().is_news(e)) return;     // nothing ImGui reads
+    // ImGui's backend of each window reads the game controllers in its NewFrame, and hears of
+    // one connected or gone by event: every window gets it, and draws.
+    for (const sdl_windows::Open& o : sdl_windows::open()) {
+      if (!o.window->pacer || *o.window->life == nullptr) continue;
+      o.window->in_context([&] { (void)ImGui_ImplSDL2_ProcessEvent(&e); });
+      o.window->on_input();
+    }
+    return;
   }
   Window::Impl* w = sdl_windows::taking_events(sdl::window_of(e));
   if (w == nullptr) return;

@@ -6,7 +6,10 @@
 #include <SDL.h>
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
+
+#include "stick_dead_zone.hpp"
 
 namespace cadence::detail::sdl {
 
@@ -67,6 +70,41 @@ inline Uint32 window_of(const SDL_Event& e) {
     default: return 0;
   }
 }
+
+/// Joystick and game controller events: they name no window.
+inline bool is_joystick_or_controller(Uint32 type) { return type >= SDL_JOYAXISMOTION && type < SDL_FINGERDOWN; }
+
+/// Tells game controller events that are news for Dear ImGui's SDL2 backend from those that are
+/// not: it reads game controllers alone (never a raw joystick's events, which SDL sends beside a
+/// controller's too), and a stick's motion inside its dead zone shows nothing
+/// (stick_dead_zone.hpp).
+class GamepadNews {
+ public:
+  /// False for a raw joystick event, a controller's touchpad and sensor events, a device
+  /// sensor's update (ImGui reads none of them), and a stick's motion that starts and ends
+  /// inside its dead zone; true for every other event.
+  bool is_news(const SDL_Event& e) {
+    if (e.type >= SDL_JOYAXISMOTION && e.type < SDL_CONTROLLERAXISMOTION) return false;
+#if SDL_VERSION_ATLEAST(2, 0, 14)
+    if (e.type >= SDL_CONTROLLERTOUCHPADDOWN && e.type < SDL_FINGERDOWN) return false;
+    if (e.type == SDL_SENSORUPDATE) return false;
+#endif
+    if (e.type == SDL_CONTROLLERDEVICEREMOVED) {
+      sticks_.forget(static_cast<std::uint32_t>(e.cdevice.which));
+      return true;
+    }
+    if (e.type != SDL_CONTROLLERAXISMOTION) return true;
+    const Uint8 axis = e.caxis.axis;
+    if (axis != SDL_CONTROLLER_AXIS_LEFTX && axis != SDL_CONTROLLER_AXIS_LEFTY && axis != SDL_CONTROLLER_AXIS_RIGHTX &&
+        axis != SDL_CONTROLLER_AXIS_RIGHTY) {
+      return true;  // a trigger
+    }
+    return sticks_.shows(static_cast<std::uint32_t>(e.caxis.which), axis, e.caxis.value);
+  }
+
+ private:
+  StickDeadZone sticks_;
+};
 
 /// The refresh period of the display `window` is on (its desktop mode), or nullopt when SDL
 /// cannot tell.

@@ -14,6 +14,7 @@
 namespace cadence {
 namespace {
 
+using detail::sdl::GamepadNews;
 using detail::sdl::is_bookkeeping;
 using detail::sdl::is_wake;
 using detail::sdl::wake_type;
@@ -30,6 +31,7 @@ struct SdlPacing::Impl {
   // the next wait() draws. Set by the watch on that thread, taken by wait().
   std::atomic<bool> foreign_event{false};
   std::unique_ptr<FramePacer> pacer;
+  GamepadNews gamepad_news;  // a stick drifting in its dead zone is no input (UI thread only)
 
   /// Called by SDL for each event as it is queued, on the thread that queues it.
   static int watch(void* self, SDL_Event* event);
@@ -47,6 +49,7 @@ int SdlPacing::Impl::watch(void* self, SDL_Event* event) {
   // On the UI thread, while SDL pumps its events (in the app's SDL_PollEvent or in wait()).
   const Uint32 window = window_of(*event);
   if (window != 0 && window != p.window_id) return 0;  // another window's: that one's pacing sees it
+  if (!p.gamepad_news.is_news(*event)) return 0;        // nothing ImGui reads
   if (event->type == SDL_WINDOWEVENT) {
     switch (event->window.event) {
       case SDL_WINDOWEVENT_MINIMIZED:

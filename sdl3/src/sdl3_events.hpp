@@ -9,7 +9,8 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
-#include <vector>
+
+#include "stick_dead_zone.hpp"
 
 namespace cadence::detail::sdl3 {
 
@@ -85,23 +86,18 @@ inline SDL_WindowID window_of(const SDL_Event& e) {
 
 /// Tells gamepad events that are news for Dear ImGui's SDL3 backend from those that are not:
 /// it reads gamepads alone (never a raw joystick's events, which SDL sends beside a gamepad's
-/// too) and ignores a stick's first 8000 of 32767 each way (its dead zone), so a worn stick
-/// that drifts there, sending an axis event at every change, shows nothing new.
+/// too), and a stick's motion inside its dead zone shows nothing (stick_dead_zone.hpp).
 class GamepadNews {
  public:
-  /// ImGui's dead zone for the sticks (imgui_impl_sdl3.cpp: thumb_dead_zone); the triggers have none.
-  static constexpr int kStickDeadZone = 8000;
-
   /// False for a raw joystick event, a gamepad's touchpad, sensor and bookkeeping events, a
   /// device sensor's update (ImGui reads none of them), and a stick's motion that starts and
-  /// ends inside its dead zone; true for every other event. Remembers each stick's last value,
-  /// and forgets a gamepad's when it is removed.
+  /// ends inside its dead zone; true for every other event.
   bool is_news(const SDL_Event& e) {
     if (e.type >= SDL_EVENT_JOYSTICK_AXIS_MOTION && e.type < SDL_EVENT_GAMEPAD_AXIS_MOTION) return false;
     if (e.type >= SDL_EVENT_GAMEPAD_TOUCHPAD_DOWN && e.type < SDL_EVENT_FINGER_DOWN) return false;
     if (e.type == SDL_EVENT_SENSOR_UPDATE) return false;
     if (e.type == SDL_EVENT_GAMEPAD_REMOVED) {
-      std::erase_if(sticks_, [&e](const Stick& s) { return s.which == e.gdevice.which; });
+      sticks_.forget(e.gdevice.which);
       return true;
     }
     if (e.type != SDL_EVENT_GAMEPAD_AXIS_MOTION) return true;
@@ -110,28 +106,11 @@ class GamepadNews {
         axis != SDL_GAMEPAD_AXIS_RIGHTY) {
       return true;  // a trigger
     }
-    Sint16* last = nullptr;
-    for (Stick& s : sticks_) {
-      if (s.which == e.gaxis.which && s.axis == axis) last = &s.value;
-    }
-    if (last == nullptr) {
-      sticks_.push_back(Stick{e.gaxis.which, axis, 0});
-      last = &sticks_.back().value;
-    }
-    const bool inside = inside_dead_zone(*last) && inside_dead_zone(e.gaxis.value);
-    *last = e.gaxis.value;
-    return !inside;
+    return sticks_.shows(e.gaxis.which, axis, e.gaxis.value);
   }
 
  private:
-  // ImGui maps a stick's [kStickDeadZone, 32767] to [0, 1]: its value is 0 up to the edge itself.
-  static bool inside_dead_zone(int v) { return v >= -kStickDeadZone && v <= kStickDeadZone; }
-  struct Stick {
-    SDL_JoystickID which;
-    Uint8 axis;
-    Sint16 value;
-  };
-  std::vector<Stick> sticks_;  // a handful: two sticks per gamepad connected
+  StickDeadZone sticks_;
 };
 
 /// The refresh period of the display `window` is on (its desktop mode), or nullopt when SDL

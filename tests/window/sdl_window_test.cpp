@@ -199,6 +199,64 @@ TEST(SdlWindowTest, EventsForAWindowThatIsNotCadencesAndAnAppsUserEventsAreLeftA
   SDL_DestroyWindow(foreign);
 }
 
+// An app that opens a game controller (as ImGui's SDL2 backend does from 1.90 on): a button is
+// input for the windows, and a stick drifting inside its dead zone is not.
+TEST(SdlWindowTest, AGameControllerButtonDrawsAndAStickDriftingInItsDeadZoneDoesNot) {
+  // The app's game controller, let go of however the test ends.
+  struct Pad {
+    Pad() {
+      // SDL drops an unfocused app's joystick events, and a compositor without a seat (the
+      // headless weston of scripts/test's Wayland runs) never focuses a window.
+      SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
+      if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) return;
+      index = SDL_JoystickAttachVirtual(SDL_JOYSTICK_TYPE_GAMECONTROLLER, SDL_CONTROLLER_AXIS_MAX,
+                                        SDL_CONTROLLER_BUTTON_MAX, 0);
+      controller = index >= 0 ? SDL_GameControllerOpen(index) : nullptr;
+    }
+    ~Pad() {
+      if (controller != nullptr) SDL_GameControllerClose(controller);
+      if (index >= 0) (void)SDL_JoystickDetachVirtual(index);
+      SDL_QuitSubSystem(SDL_INIT_GAMECONTROLLER);
+      SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "0");
+    }
+    Pad(const Pad&) = delete;
+    Pad& operator=(const Pad&) = delete;
+    int index = -1;
+    SDL_GameController* controller = nullptr;
+  } pad;
+  ASSERT_NE(pad.controller, nullptr) << SDL_GetError();
+  SDL_Joystick* stick = SDL_GameControllerGetJoystick(pad.controller);
+  int draws = 0;
+  auto made = open_window(sdl_options(nullptr), [&](Window&, CallbackContext&) {
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableGamepad;
+    begin_full("pad");
+    ImGui::Button("A");
+    ImGui::End();
+    ++draws;
+  });
+  ASSERT_TRUE(made);
+  Window& w = *made;
+  EventLoop loop;
+  loop.add(std::move(made));
+  ASSERT_TRUE(run_until(loop, [&] { return draws >= 2 && w.next_wake() == std::nullopt; }));
+  // The virtual controller's first update reports every axis (its triggers among them): news,
+  // once. Then at rest again.
+  ASSERT_EQ(SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_LEFTX, 1200), 0) << SDL_GetError();
+  for (int i = 0; i < 3; ++i) loop.run_once(std::chrono::milliseconds(5));
+  ASSERT_TRUE(run_until(loop, [&] { return w.next_wake() == std::nullopt; }));
+  until_events_stop(loop, w);
+  const int before = draws;
+  for (int i = 0; i < 20; ++i) {  // within ImGui's dead zone: 8000 of 32767
+    ASSERT_EQ(SDL_JoystickSetVirtualAxis(stick, SDL_CONTROLLER_AXIS_LEFTX, static_cast<Sint16>(i % 2 == 0 ? 900 : 1200)), 0);
+    loop.run_once(std::chrono::milliseconds(5));
+  }
+  loop.run_once(std::chrono::milliseconds(20));
+  EXPECT_EQ(draws, before) << "a stick drifting inside its dead zone";
+  EXPECT_EQ(w.next_wake(), std::nullopt);
+  ASSERT_EQ(SDL_JoystickSetVirtualButton(stick, SDL_CONTROLLER_BUTTON_A, 1), 0) << SDL_GetError();
+  EXPECT_TRUE(run_until(loop, [&] { return draws > before; })) << "a button is input";
+}
+
 TEST(SdlWindowTest, TheWindowsOpenAtOneTimeUseOneBackendAndSayWhy) {
   auto sdl = open_window(sdl_options(nullptr), nullptr);
   ASSERT_TRUE(sdl);

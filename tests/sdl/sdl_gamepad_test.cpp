@@ -1,0 +1,180 @@
+// An own SDL2 loop with a game controller connected (SDL's virtual joystick, as a game
+// controller), measured in real time: cadence's own wake-ups (wait() returning), the frames
+// drawn, and the CPU the process spends (getrusage: SDL's threads and its wait included). While
+// a joystick is open, SDL's SDL_WaitEventTimeout polls it every millisecond instead of sleeping
+// (SDL's rule, to read joysticks that have no event to wake it): that costs CPU, never a wake-up
+// of cadence's. A stick that drifts inside its dead zone sends axis events that change nothing
+// ImGui shows. Prints the figures (docs/own_loop.md quotes them). The SDL3 twin:
+// tests/sdl3/sdl3_gamepad_test.cpp.
+#include "cadence/sdl_pacing.hpp"
+
+#include <SDL.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "../common/headless_imgui.hpp"
+
+namespace cadence {
+namespace {
+
+using namespace std::chrono_literals;
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+struct Idle {
+  int axis_events = 0;  // controller axis events the app's loop saw
+  double wakeups_per_second = 0;
+  double frames_per_second = 0;
+  double cpu_percent = 0;
+};
+
+class SdlGamepad : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // SDL drops an unfocused app's joystick events, and a compositor without a seat (the
+    // headless weston of scripts/test's Wayland runs) never focuses a window.
+    SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
+    ASSERT_EQ(SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER), 0) << SDL_GetError() << " (needs a display: xvfb-run)";
+    window = SDL_CreateWindow("game controller", 0, 0, 320, 240, 0);
+    ASSERT_NE(window, nullptr) << SDL_GetError();
+    imgui = test::headless_imgui();
+    auto p = SdlPacing::create(window);  // the system clock: measured in real time
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    pacing = std::move(*p);
+  }
+  void TearDown() override {
+    pacing.reset();
+    if (pad != nullptr) SDL_GameControllerClose(pad);
+    if (pad_index >= 0) (void)SDL_JoystickDetachVirtual(pad_index);
+    if (imgui != nullptr) ImGui::DestroyContext(imgui);
+    if (window != nullptr) SDL_DestroyWindow(window);
+    SDL_Quit();
+  }
+  // The app's loop for `length` of real time once at rest; a timer at the end wakes it.
+  Idle idle(std::chrono::milliseconds length) {
+    settle();
+    bool over = false;
+    EXPECT_TRUE(pacing->runtime().add_timer(TimerId::unique(), Timer::once(length, [&over](TimerCallbackInfo&) { over = true; })).ok());
+    const std::uint64_t frames = pacing->pacer().stats().frames_drawn;
+    const double cpu = cpu_seconds();
+    const auto start = std::chrono::steady_clock::now();
+    int wakeups = 0;
+    Idle r;
+    while (!over && std::chrono::steady_clock::now() < start + length + 5s) {
+      SDL_Event e;
+      while (SDL_PollEvent(&e)) r.axis_events += e.type == SDL_CONTROLLERAXISMOTION ? 1 : 0;
+      const bool draw = pacing->wait();
+      ++wakeups;
+      if (draw) frame();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.wakeups_per_second = wakeups / seconds;
+    r.frames_per_second = static_cast<double>(pacing->pacer().stats().frames_drawn - frames) / seconds;
+    r.cpu_percent = 100.0 * (cpu_seconds() - cpu) / seconds;
+    return r;
+  }
+  void settle() {
+    const auto give_up = std::chrono::steady_clock::now() + 10s;
+    while (pacing->pacer().next_wake() && std::chrono::steady_clock::now() < give_up) {
+      SDL_Event e;
+      while (SDL_PollEvent(&e)) {
+      }
+      if (pacing->wait()) frame();
+    }
+  }
+  void frame() {
+    pacing->new_frame();
+    ImGui::Text("hello");
+    pacing->render();
+  }
+  void connect_pad() {
+    pad_index = SDL_JoystickAttachVirtual(SDL_JOYSTICK_TYPE_GAMECONTROLLER, SDL_CONTROLLER_AXIS_MAX,
+                                          SDL_CONTROLLER_BUTTON_MAX, 0);
+    ASSERT_GE(pad_index, 0) << SDL_GetError();
+    pad = SDL_GameControllerOpen(pad_index);  // as Dear ImGui's SDL2 backend opens the first one
+    ASSERT_NE(pad, nullptr) << SDL_GetError();
+    // A virtual controller's first update reports every axis, its triggers among them (news):
+    // once, before anything is measured.
+    ASSERT_EQ(SDL_JoystickSetVirtualAxis(stick(), SDL_CONTROLLER_AXIS_LEFTX, 100), 0) << SDL_GetError();
+    SDL_PumpEvents();
+    settle();
+  }
+  SDL_Joystick* stick() const { return SDL_GameControllerGetJoystick(pad); }
+
+  SDL_Window* window = nullptr;
+  ImGuiContext* imgui = nullptr;
+  std::unique_ptr<SdlPacing> pacing;
+  int pad_index = -1;
+  SDL_GameController* pad = nullptr;
+};
+
+void print(const char* what, const Idle& r) {
+  std::printf("game controller: %-46s %5.2f wake-ups/s, %6.2f frames/s, %5.2f %% of a core\n", what,
+              r.wakeups_per_second, r.frames_per_second, r.cpu_percent);
+}
+
+TEST_F(SdlGamepad, AConnectedControllerCostsSdlsPollingButNoWakeUpOfCadences) {
+  const Idle none = idle(1000ms);
+  print("none connected", none);
+  connect_pad();
+  const Idle open = idle(1000ms);
+  print("one connected and open, at rest", open);
+  EXPECT_LE(none.wakeups_per_second, 2.5);
+  EXPECT_LE(open.wakeups_per_second, 2.5) << "SDL polls the controller inside its wait: no wake-up of cadence's";
+  EXPECT_LE(open.frames_per_second, 1.0) << "a controller at rest draws nothing";
+}
+
+// A stick that drifts inside its dead zone (ImGui's SDL2 backend ignores the first 8000 of
+// 32767), as worn sticks do: SDL sends an axis event for every change.
+TEST_F(SdlGamepad, AStickDriftingInsideItsDeadZoneDrawsNothing) {
+  connect_pad();
+  struct Drift {
+    SDL_Joystick* stick;
+    int step = 0;
+  };
+  static Drift drift;  // static: SDL may still be running the callback as its timer is removed
+  drift = Drift{stick()};
+  const SDL_TimerID timer = SDL_AddTimer(
+      10,
+      [](Uint32 interval, void* d) -> Uint32 {
+        auto& s = *static_cast<Drift*>(d);
+        (void)SDL_JoystickSetVirtualAxis(s.stick, SDL_CONTROLLER_AXIS_LEFTX, static_cast<Sint16>(++s.step % 2 == 0 ? 900 : 1200));
+        return interval;
+      },
+      &drift);
+  const Idle drifting = idle(1000ms);
+  (void)SDL_RemoveTimer(timer);
+  print("one connected, its stick drifting every 10 ms", drifting);
+  EXPECT_GT(drifting.axis_events, 50) << "the stick drifted";
+  EXPECT_LE(drifting.frames_per_second, 1.0) << "a drift inside the dead zone shows nothing new: nothing drawn";
+}
+
+// What ImGui does read is input: a button, and a stick pushed out of its dead zone and back.
+TEST_F(SdlGamepad, AButtonOrAStickOutOfItsDeadZoneIsInput) {
+  connect_pad();
+  ASSERT_EQ(pacing->pacer().next_wake(), std::nullopt) << "at rest";
+  ASSERT_EQ(SDL_JoystickSetVirtualButton(stick(), SDL_CONTROLLER_BUTTON_A, 1), 0) << SDL_GetError();
+  SDL_PumpEvents();  // SDL reads the controller, and queues its events
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "a button";
+  settle();
+  ASSERT_EQ(SDL_JoystickSetVirtualAxis(stick(), SDL_CONTROLLER_AXIS_LEFTX, 20000), 0);
+  SDL_PumpEvents();
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "a stick pushed out of its dead zone";
+  settle();
+  ASSERT_EQ(SDL_JoystickSetVirtualAxis(stick(), SDL_CONTROLLER_AXIS_LEFTX, 100), 0);
+  SDL_PumpEvents();
+  EXPECT_EQ(pacing->pacer().next_wake(), Duration::zero()) << "and back into it";
+}
+
+}  // namespace
+}  // namespace cadence
