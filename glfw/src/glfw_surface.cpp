@@ -81,6 +81,14 @@ void pointer_moved(GLFWwindow* window, double x, double y) {
 #endif
 }
 
+bool on_wayland() {
+#if defined(GLFW_PLATFORM_WAYLAND)
+  return glfwGetPlatform() == GLFW_PLATFORM_WAYLAND;
+#else
+  return false;  // GLFW 3.3 here: X11
+#endif
+}
+
 void install_callbacks(GLFWwindow* glfw, Window::Impl& owner) {
   glfwSetWindowUserPointer(glfw, &owner);
   glfwSetCursorPosCallback(glfw, [](GLFWwindow* gw, double x, double y) {
@@ -193,21 +201,9 @@ Result<std::unique_ptr<Surface>> open(Window::Impl& owner) {
                                      (why.empty() ? "GLFW gave no reason" : why)};
   }
   glfwMakeContextCurrent(window);
-#if defined(GLFW_PLATFORM_WAYLAND)
-  glfwSwapInterval(swap_interval(o, glfwGetPlatform() == GLFW_PLATFORM_WAYLAND));
-#else
-  glfwSwapInterval(swap_interval(o, false));  // GLFW 3.3 here: X11
-#endif
+  glfwSwapInterval(swap_interval(o, on_wayland()));
   install_callbacks(window, owner);
   return std::unique_ptr<Surface>(new GlfwSurface(window));
-}
-
-bool on_wayland() {
-#if defined(GLFW_PLATFORM_WAYLAND)
-  return glfwGetPlatform() == GLFW_PLATFORM_WAYLAND;
-#else
-  return false;  // GLFW 3.3 here: X11
-#endif
 }
 
 void wait(std::optional<Duration> timeout, const std::function<std::optional<Duration>()>& soonest) {
