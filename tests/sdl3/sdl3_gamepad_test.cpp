@@ -10,12 +10,12 @@
 #include <SDL3/SDL.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
 #include <memory>
 
+#include "../common/cpu_seconds.hpp"
 #include "../common/headless_imgui.hpp"
 
 namespace cadence {
@@ -23,12 +23,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
+using test::cpu_seconds;
 
 struct Idle {
   int axis_events = 0;  // gamepad axis events the app's loop saw

@@ -4,25 +4,19 @@
 // lets it idle. "Draw again at" requests from a widget with a clock of its own. Manual clock.
 #include <gtest/gtest.h>
 #include <imgui.h>
-#include <sys/resource.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "../common/cpu_seconds.hpp"
 #include "cadence/event_loop.hpp"
 #include "window_fixture.hpp"
 
 namespace cadence::testing {
 namespace {
 
-// CPU time of this process, user + system (the GL driver's threads included).
-double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+using test::cpu_seconds;
 
 // A focused text field (its caret blinks) and a "Stats" window showing the frames drawn so far.
 struct CounterApp {
