@@ -87,6 +87,39 @@ TEST(Sdl3WindowTest, TextAndKeysQueuedBySdlReachTheFocusedFieldOfTheWindowTheyNa
   EXPECT_STREQ(other, "") << "the other window's field saw the first window's events";
 }
 
+// SDL3 sends text only between SDL_StartTextInput and SDL_StopTextInput: on while an ImGui text
+// field is active, off once none is (Dear ImGui's IME hook; cadence's own where it adapts an
+// ImGui 1.90 backend to SDL 3.2).
+TEST(Sdl3WindowTest, SdlSendsTextWhileAFieldIsActiveAndStopsWhenNoneIs) {
+  bool field = true;
+  bool focus = true;
+  int drawn = 0;
+  char text[32] = "";
+  auto made = open_window(sdl3_options(nullptr), [&](Window&, CallbackContext&) {
+    begin_full("ime");
+    if (field) {
+      if (focus) ImGui::SetKeyboardFocusHere();
+      focus = false;
+      ImGui::InputText("##f", text, sizeof text);
+    }
+    ImGui::End();
+    ++drawn;
+  });
+  ASSERT_TRUE(made);
+  Window& w = *made;
+  EventLoop loop;
+  loop.add(std::move(made));
+  EXPECT_TRUE(run_until_sdl3(loop, [&] { return drawn >= 2 && SDL_TextInputActive(w.sdl_window()); }))
+      << "a focused field, and SDL's text input is still off";
+  // The field goes: ImGui lets go of it over a frame or two, which the predicate asks for.
+  field = false;
+  EXPECT_TRUE(run_until_sdl3(loop, [&] {
+    if (!SDL_TextInputActive(w.sdl_window())) return true;
+    w.request_redraw();
+    return false;
+  })) << "no field, and SDL's text input is still on";
+}
+
 TEST(Sdl3WindowTest, ACloseRequestAsksOnCloseAndSdlQuitAsksEveryWindow) {
   int asked_first = 0, asked_second = 0;
   bool agree = false;
