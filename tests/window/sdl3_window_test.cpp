@@ -231,7 +231,8 @@ TEST(Sdl3WindowTest, EventsForAWindowThatIsNotCadencesAndAnAppsUserEventsAreLeft
 }
 
 // An app that starts SDL's gamepads (ImGui's SDL3 backend opens the first one): a button is
-// input for the windows, and a stick drifting inside its dead zone is not.
+// input for the windows, and a stick drifting inside its dead zone is not. Once the last window
+// is gone, the backend has let go of the gamepad (an open one makes SDL poll it every ms).
 TEST(Sdl3WindowTest, AGamepadButtonDrawsAndAStickDriftingInItsDeadZoneDoesNot) {
   // The app's gamepads, let go of however the test ends.
   struct Pad {
@@ -290,7 +291,9 @@ TEST(Sdl3WindowTest, AGamepadButtonDrawsAndAStickDriftingInItsDeadZoneDoesNot) {
     EXPECT_EQ(w.next_wake(), std::nullopt);
     ASSERT_TRUE(SDL_SetJoystickVirtualButton(stick, SDL_GAMEPAD_BUTTON_SOUTH, true));
     EXPECT_TRUE(run_until_sdl3(loop, [&] { return draws > before; })) << "a button is input";
+    EXPECT_NE(SDL_GetGamepadFromID(pad.id), nullptr) << "ImGui's backend opened the gamepad";
   }
+  EXPECT_EQ(SDL_GetGamepadFromID(pad.id), nullptr) << "the window is gone and its gamepad is still open";
 }
 
 TEST(Sdl3WindowTest, ABuildHasOneSdlAndSaysHowToGetTheOther) {
