@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdio>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -307,7 +308,7 @@ TEST(WindowTest, TypingShowsTheCaretAtOnceAndRestartsTheBlink) {
 }
 
 TEST(WindowTest, AnIdleWindowWakesOnlyForTheCaret) {
-  // Real time and a real loop: a focused field and nothing else, for 2.3 s.
+  // Real time and a real loop: a focused field and nothing else, for 2.3 s (4.3 s, below).
   CaretProbe probe;
   auto w = open_window(test_options(nullptr), [&](Window&, CallbackContext&) { probe.draw(); });
   ASSERT_TRUE(w);
@@ -318,23 +319,38 @@ TEST(WindowTest, AnIdleWindowWakesOnlyForTheCaret) {
   const Result<bool> active = loop.run_until([&] { return probe.active; }, 30s);
   ASSERT_TRUE(active.ok() && *active) << "the field never became active";
   loop.run_for(300ms);
-  const std::uint64_t drawn0 = window->stats().frames_drawn;
-  const std::uint64_t wakeups0 = loop.stats().wakeups;
-  const std::size_t blinks0 = window->stats().caret_lateness_ms.size();  // one entry per blink run
-  loop.run_for(2000ms);
-  const std::uint64_t drawn = window->stats().frames_drawn - drawn0;
-  const std::uint64_t wakeups = loop.stats().wakeups - wakeups0;
-  const std::size_t blinks = window->stats().caret_lateness_ms.size() - blinks0;
+  struct Span {
+    std::uint64_t drawn, wakeups;
+    std::size_t blinks;
+  };
+  const auto measure = [&] {
+    const std::uint64_t drawn0 = window->stats().frames_drawn;
+    const std::uint64_t wakeups0 = loop.stats().wakeups;
+    const std::size_t blinks0 = window->stats().caret_lateness_ms.size();  // one entry per blink run
+    loop.run_for(2000ms);
+    return Span{window->stats().frames_drawn - drawn0, loop.stats().wakeups - wakeups0,
+                window->stats().caret_lateness_ms.size() - blinks0};
+  };
+  // 2 s hold three or four toggles of a 530 ms blink, whatever the phase; each draws one frame,
+  // and the loop sleeps between them (the last wait ends the run: + 1). An X server on a loaded
+  // machine may still send an event of its own late (seen once under ASan on SDL2: one wake-up
+  // more, with nothing to draw). A second span tells such a stray from a loop that wakes between
+  // toggles, which no span would pass.
+  Span span = measure();
+  if (span.drawn == span.blinks && span.wakeups == span.blinks + 2) {  // one stray, nothing drawn for it
+    std::printf("the first 2 s: %llu frames, %llu wake-ups, %zu blinks; measuring again\n",
+                static_cast<unsigned long long>(span.drawn), static_cast<unsigned long long>(span.wakeups), span.blinks);
+    span = measure();
+  }
   const WakeReasons& why = window->stats().wakes;  // since the window opened: says what ran, if this fails
   const std::string reasons = "frames since the window opened by why they ran: timer " + std::to_string(why.timer) +
                               ", worker " + std::to_string(why.worker) + ", input " + std::to_string(why.input) +
                               ", redraw " + std::to_string(why.redraw) + ", settle " + std::to_string(why.settle) +
                               ", none " + std::to_string(why.none);
-  // 2 s hold three or four toggles of a 530 ms blink, whatever the phase; each draws one frame.
-  EXPECT_GE(blinks, 3u);
-  EXPECT_LE(blinks, 4u);
-  EXPECT_EQ(drawn, blinks) << "one frame per caret toggle, none in between; " << reasons;
-  EXPECT_LE(wakeups, blinks + 1) << "the loop slept between toggles (the last wait ends the run); " << reasons;
+  EXPECT_GE(span.blinks, 3u);
+  EXPECT_LE(span.blinks, 4u);
+  EXPECT_EQ(span.drawn, span.blinks) << "one frame per caret toggle, none in between; " << reasons;
+  EXPECT_LE(span.wakeups, span.blinks + 1) << "the loop slept between toggles (the last wait ends the run); " << reasons;
 }
 
 #ifdef __linux__
