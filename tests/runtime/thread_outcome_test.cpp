@@ -236,26 +236,28 @@ TEST(ThreadOutcomeTest, AFinishCallbacksCaptureMayCallTheRuntimeWhenItIsDestroye
     EXPECT_EQ(loop.runtime().timer_count(), 1u);  // added when the frame's changes were applied
     EXPECT_TRUE(loop.failures().empty());
   }
-  // Abandoned: the capture goes while the runtime is destroyed, and its call is refused.
+  // Abandoned: the capture goes while the runtime is destroyed, and its call is refused. The
+  // callback runs inside the loop's destruction, so what it counts outlives the loop.
   Status while_closing;
+  int abandoned_runs = 0;
   {
     ThreadLoop loop;
     auto capture = std::make_shared<CallsRuntimeWhenDestroyed>();  // no temporary whose destructor would call too
     capture->runtime = &loop.runtime();
     capture->result = &while_closing;
-    int runs = 0;
     ASSERT_TRUE(loop.runtime().start_thread(
         ThreadId::unique(),
         Thread::create(
             0, None{}, [](int, ThreadSender<None>&, ThreadReceiver& in) {
               while (!in.stop_requested()) (void)in.receive_for(Duration::max(), false);
             },
-            [capture, &runs](None&, const ThreadOutcome& o, CallbackContext&) {
-              ++runs;
+            [capture, &abandoned_runs](None&, const ThreadOutcome& o, CallbackContext&) {
+              ++abandoned_runs;
               EXPECT_EQ(o.kind, ThreadOutcome::Kind::abandoned);
             })));
     capture.reset();
   }
+  EXPECT_EQ(abandoned_runs, 1);
   ASSERT_FALSE(while_closing.ok());
   EXPECT_EQ(while_closing.error().code, Errc::closed);
 }
