@@ -50,7 +50,8 @@ set(ENV{LD_LIBRARY_PATH} "${libdir}")
 
 run_step("configure the CMake consumers" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK_DIR}/consumer"
   "-DCMAKE_PREFIX_PATH=${prefix}" ${forwarded})
-run_step("build the CMake consumers" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer")
+cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+run_step("build the CMake consumers" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer" --parallel ${cores})
 foreach(part IN ITEMS pacer window sdl sdl3)  # built: its pkg-config module was written
   if(EXISTS "${BUILD_DIR}/cadence-${part}.pc" AND NOT EXISTS "${WORK_DIR}/consumer/${part}_consumer")
     message(FATAL_ERROR "cadence::${part} was built but the consumer could not find it")
