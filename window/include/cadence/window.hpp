@@ -90,7 +90,7 @@ CADENCE_WINDOW_API const char* to_string(WindowBackend backend) noexcept;
 /// True when this build of cadence::window can open windows on `backend` (GLFW always; SDL2
 /// when it was built with SDL >= 2.0.22 and Debian's libimgui-dev, whose library has ImGui's
 /// SDL2 backend, not with CADENCE_IMGUI_DIR; SDL3 when it was built with SDL 3 and an ImGui
-/// whose SDL3 backend builds against it). A build has one SDL at most, SDL2 or SDL3: the two
+/// whose SDL3 backend builds against it, as it is or adapted to SDL 3.2). A build has one SDL at most, SDL2 or SDL3: the two
 /// define functions of the same names and cannot share a process (CMake's CADENCE_WINDOW_SDL
 /// chooses). It says nothing about a display being there.
 /// Cost: O(1).
