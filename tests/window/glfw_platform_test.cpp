@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../common/resident_kib.hpp"
 #include "cadence/window.hpp"
 
 namespace cadence {
@@ -116,15 +117,6 @@ TEST(GlfwPlatform, AHundredThousandWakeUpsLeaveNoMemoryBehind) {
     return;
   }
   ASSERT_TRUE(w.ok()) << w.error().message;
-  const auto resident_kib = [] {
-    std::FILE* f = std::fopen("/proc/self/statm", "r");
-    long pages = 0, resident = 0;
-    if (f != nullptr) {
-      EXPECT_EQ(std::fscanf(f, "%ld %ld", &pages, &resident), 2);
-      std::fclose(f);
-    }
-    return resident * (::sysconf(_SC_PAGESIZE) / 1024);
-  };
   const auto wake = [](int times) {
     for (int i = 1; i <= times; ++i) {
       glfwPostEmptyEvent();  // the GLFW window's waker
@@ -133,9 +125,10 @@ TEST(GlfwPlatform, AHundredThousandWakeUpsLeaveNoMemoryBehind) {
     glfwPollEvents();
   };
   wake(10'000);  // GLFW's and the allocator's own growth first
-  const long before = resident_kib();
+  const long before = test::resident_kib();
+  ASSERT_GT(before, 0) << "/proc/self/statm";
   wake(100'000);
-  const long grown = resident_kib() - before;
+  const long grown = test::resident_kib() - before;
   std::printf("100,000 wake-ups: resident memory grew by %ld KiB\n", grown);
   EXPECT_LT(grown, 1024) << "KiB";
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cadence/event_loop.hpp"
+#include "sdl_wake_leak.hpp"
 #include "window_fixture.hpp"
 
 namespace cadence::testing {
@@ -294,6 +295,25 @@ TEST(Sdl3WindowTest, AGamepadButtonDrawsAndAStickDriftingInItsDeadZoneDoesNot) {
     EXPECT_NE(SDL_GetGamepadFromID(pad.id), nullptr) << "ImGui's backend opened the gamepad";
   }
   EXPECT_EQ(SDL_GetGamepadFromID(pad.id), nullptr) << "the window is gone and its gamepad is still open";
+}
+
+// A hundred thousand wake-ups from another thread, sent one at a time to this thread waiting in
+// SDL, leave no memory behind (sdl_wake_leak.hpp).
+TEST(Sdl3WindowTest, AHundredThousandWakeUpsFromAnotherThreadLeaveNoMemoryBehind) {
+  auto w = open_window(sdl3_options(nullptr), nullptr);
+  ASSERT_TRUE(w);
+  const Uint32 type = SDL_RegisterEvents(1);
+  ASSERT_NE(type, 0u) << SDL_GetError();
+  const auto push = [type] {
+    SDL_Event e{};
+    e.type = type;
+    return SDL_PushEvent(&e);
+  };
+  const auto take = [type] {
+    SDL_Event e{};
+    return SDL_WaitEventTimeout(&e, 1000) && e.type == type;
+  };
+  expect_wake_ups_leave_no_memory(push, take, SDL_GetCurrentVideoDriver(), SDL_GetError);
 }
 
 TEST(Sdl3WindowTest, ABuildHasOneSdlAndSaysHowToGetTheOther) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cadence/event_loop.hpp"
+#include "sdl_wake_leak.hpp"
 #include "window_fixture.hpp"
 
 namespace cadence::testing {
@@ -255,6 +256,25 @@ TEST(SdlWindowTest, AGameControllerButtonDrawsAndAStickDriftingInItsDeadZoneDoes
   EXPECT_EQ(w.next_wake(), std::nullopt);
   ASSERT_EQ(SDL_JoystickSetVirtualButton(stick, SDL_CONTROLLER_BUTTON_A, 1), 0) << SDL_GetError();
   EXPECT_TRUE(run_until(loop, [&] { return draws > before; })) << "a button is input";
+}
+
+// A hundred thousand wake-ups from another thread, sent one at a time to this thread waiting in
+// SDL, leave no memory behind (sdl_wake_leak.hpp).
+TEST(SdlWindowTest, AHundredThousandWakeUpsFromAnotherThreadLeaveNoMemoryBehind) {
+  auto w = open_window(sdl_options(nullptr), nullptr);
+  ASSERT_TRUE(w);
+  const Uint32 type = SDL_RegisterEvents(1);
+  ASSERT_NE(type, static_cast<Uint32>(-1)) << SDL_GetError();
+  const auto push = [type] {
+    SDL_Event e{};
+    e.type = type;
+    return SDL_PushEvent(&e) == 1;
+  };
+  const auto take = [type] {
+    SDL_Event e{};
+    return SDL_WaitEventTimeout(&e, 1000) == 1 && e.type == type;
+  };
+  expect_wake_ups_leave_no_memory(push, take, SDL_GetCurrentVideoDriver(), SDL_GetError);
 }
 
 TEST(SdlWindowTest, TheWindowsOpenAtOneTimeUseOneBackendAndSayWhy) {
