@@ -4,13 +4,11 @@
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
-#include "../common/resident_kib.hpp"
+#include "../common/memory_in_use.hpp"
 #include "cadence/window.hpp"
 
 namespace cadence {
@@ -125,11 +123,13 @@ TEST(GlfwPlatform, AHundredThousandWakeUpsLeaveNoMemoryBehind) {
     glfwPollEvents();
   };
   wake(10'000);  // GLFW's and the allocator's own growth first
-  const long before = test::resident_kib();
-  ASSERT_GT(before, 0) << "/proc/self/statm";
+  const long before = test::memory_in_use_kib();
+  ASSERT_GT(before, 0) << test::memory_in_use_name();
   wake(100'000);
-  const long grown = test::resident_kib() - before;
-  std::printf("100,000 wake-ups: resident memory grew by %ld KiB\n", grown);
+  const long after = test::memory_in_use_kib();
+  ASSERT_GT(after, 0) << test::memory_in_use_name();
+  const long grown = after - before;
+  std::printf("100,000 wake-ups: %s grew by %ld KiB\n", test::memory_in_use_name(), grown);
   EXPECT_LT(grown, 1024) << "KiB";
 }
 

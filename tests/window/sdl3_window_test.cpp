@@ -1,6 +1,7 @@
 // The SDL3 backend's own paths, beside the suite every backend shares: real SDL events reach the
 // window they name through the loop, SDL_EVENT_QUIT asks every window, a window covered whole
-// by others (occluded) rests as a minimized one does, and a build has one SDL.
+// by others (occluded) rests as a minimized one does, wake-ups from another thread leave no
+// memory behind, and a build has one SDL.
 #include <SDL3/SDL.h>
 #include <gtest/gtest.h>
 #include <imgui.h>

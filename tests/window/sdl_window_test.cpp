@@ -1,6 +1,6 @@
 // The SDL2 backend's own paths, beside the suite both backends share: real SDL events reach the
-// window they name through the loop, SDL_QUIT asks every window, and the windows open at one
-// time use one backend.
+// window they name through the loop, SDL_QUIT asks every window, wake-ups from another thread
+// leave no memory behind, and the windows open at one time use one backend.
 #include <GLFW/glfw3.h>
 #include <SDL.h>
 #include <gtest/gtest.h>
