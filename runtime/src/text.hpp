@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 namespace cadence::detail {
 
@@ -14,12 +15,13 @@ inline std::string hex(std::uint64_t value) {
   return buf;
 }
 
-/// "42" for 42; signed.
-inline std::string num(std::int64_t value) { return std::to_string(value); }
-inline std::string num(std::uint64_t value) { return std::to_string(value); }
-inline std::string num(unsigned value) { return std::to_string(value); }
-inline std::string num(int value) { return std::to_string(value); }
-inline std::string num(unsigned long long value) { return std::to_string(value); }
+/// "42" for 42, "-5" for -5: any integer type, as it is (which of int64_t, long and long long
+/// are one type differs between Linux and Windows, so no overload set fits both).
+template <class Integer>
+  requires(std::is_integral_v<Integer> && !std::is_same_v<Integer, bool>)
+std::string num(Integer value) {
+  return std::to_string(value);
+}
 
 }  // namespace cadence::detail
 
