@@ -4,6 +4,9 @@
 // each measured alone. Real threads, in lock step with deadlines; its own executable, since it
 // replaces the global operator new.
 #include <gtest/gtest.h>
+#if defined(_WIN32)
+#include <malloc.h>  // _aligned_malloc
+#endif
 
 #include <atomic>
 #include <cstdlib>
@@ -17,31 +20,48 @@ namespace {
 
 thread_local long long t_allocations = 0;
 
-void* counted(std::size_t n, std::size_t align) {
-  ++t_allocations;
-  void* p = align > alignof(std::max_align_t) ? std::aligned_alloc(align, (n + align - 1) / align * align)
-                                              : std::malloc(n == 0 ? 1 : n);
+void* counted(void* p) {
   if (p == nullptr) throw std::bad_alloc();
+  ++t_allocations;
   return p;
+}
+void* allocate(std::size_t n) { return counted(std::malloc(n == 0 ? 1 : n)); }
+// Over-aligned: a block that only its own release may free (Windows has no aligned_alloc, and
+// its _aligned_malloc's blocks are not free()'s).
+void* allocate_aligned(std::size_t n, std::align_val_t a) {
+  const std::size_t align = static_cast<std::size_t>(a);
+  const std::size_t size = n == 0 ? align : (n + align - 1) / align * align;
+#if defined(_WIN32)
+  return counted(_aligned_malloc(size, align));
+#else
+  return counted(std::aligned_alloc(align, size));
+#endif
 }
 
 // Out of line, so that the compiler does not pair an inlined free() with operator new.
 [[gnu::noinline]] void release(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void release_aligned(void* p) noexcept {
+#if defined(_WIN32)
+  _aligned_free(p);
+#else
+  std::free(p);
+#endif
+}
 
 }  // namespace
 
-void* operator new(std::size_t n) { return counted(n, alignof(std::max_align_t)); }
-void* operator new[](std::size_t n) { return counted(n, alignof(std::max_align_t)); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted(n, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted(n, static_cast<std::size_t>(a)); }
+void* operator new(std::size_t n) { return allocate(n); }
+void* operator new[](std::size_t n) { return allocate(n); }
+void* operator new(std::size_t n, std::align_val_t a) { return allocate_aligned(n, a); }
+void* operator new[](std::size_t n, std::align_val_t a) { return allocate_aligned(n, a); }
 void operator delete(void* p) noexcept { release(p); }
 void operator delete[](void* p) noexcept { release(p); }
 void operator delete(void* p, std::size_t) noexcept { release(p); }
 void operator delete[](void* p, std::size_t) noexcept { release(p); }
-void operator delete(void* p, std::align_val_t) noexcept { release(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { release(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { release(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { release(p); }
+void operator delete(void* p, std::align_val_t) noexcept { release_aligned(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { release_aligned(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { release_aligned(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { release_aligned(p); }
 
 namespace cadence::testing {
 namespace {

@@ -3,8 +3,6 @@
 // wins, one wake-up for many requests, nothing left over after the frame it asked for.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -185,6 +183,14 @@ TEST(RedrawHandleTest, AHandleAskingWhileItsRuntimeAndClockDieReadsNeither) {
   EXPECT_GT(refused.load(), 100);
 }
 
+// Ends the process with exit code 3 when `deadline` passes first: a deadlock in a death
+// test's child ends there instead of hanging the suite.
+void exit_after(std::chrono::seconds deadline) {
+  std::thread([deadline] {
+    std::this_thread::sleep_for(deadline);
+    std::_Exit(3);
+  }).detach();
+}
 
 // A waker that itself asks through a handle (a loop that wakes by asking for a frame) runs while
 // the runtime's lock is held: it must not wait for that lock again.
@@ -192,7 +198,7 @@ TEST(RedrawHandleDeathTest, AWakerThatAsksThroughAHandleDoesNotDeadlock) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        alarm(10);  // a deadlock ends here, with SIGALRM
+        exit_after(10s);
         ManualClock clock;
         WindowRuntime runtime(clock.source());
         RedrawHandle handle = runtime.redraw_handle();
@@ -207,14 +213,6 @@ TEST(RedrawHandleDeathTest, AWakerThatAsksThroughAHandleDoesNotDeadlock) {
       ::testing::ExitedWithCode(0), "");
 }
 
-// Ends the process with exit code 3 when `deadline` passes first: a deadlock in a death
-// test's child ends there instead of hanging the suite.
-void exit_after(std::chrono::seconds deadline) {
-  std::thread([deadline] {
-    std::this_thread::sleep_for(deadline);
-    std::_Exit(3);
-  }).detach();
-}
 
 // Two windows whose wakers forward to each other (a tool window and its main window): A's
 // waker asks B for a frame, then A; B's asks A, then B. One request from another thread runs
