@@ -29,6 +29,14 @@ void ThreadCore::deliver(Payload m) {
   mailbox->inbox_cv.notify_all();
 }
 
+void ThreadCore::request_stop() {
+  if (!stop.request_stop()) return;  // asked before: the worker was woken then
+  // Under the lock the waiter checks its predicate with, so that it sees the request or the
+  // notification.
+  { const std::lock_guard lock(mailbox->inbox_mutex); }
+  mailbox->inbox_cv.notify_all();
+}
+
 void ThreadCore::wake_for_tick() {
   if (!waiting_for_ticks.load(std::memory_order_seq_cst)) return;
   std::lock_guard lock(mailbox->inbox_mutex);  // the waiter checks its predicate under this lock

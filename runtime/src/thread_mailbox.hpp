@@ -14,7 +14,7 @@ namespace cadence::detail {
 
 struct ThreadMailbox {
   std::mutex inbox_mutex;
-  std::condition_variable_any inbox_cv;
+  std::condition_variable inbox_cv;
   std::deque<Payload> inbox;
 };
 

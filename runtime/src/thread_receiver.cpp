@@ -52,15 +52,9 @@ std::optional<ThreadMessage> ThreadReceiver::receive_for(Duration timeout, bool 
   {
     std::unique_lock lock(core_.mailbox->inbox_mutex);
     const auto ready = [this, ticks] { return has_message(ticks); };
-    if (!terminate_seen_) {
-      // The stop request ends the wait: Terminate is the message.
-      if (deadline) {
-        core_.mailbox->inbox_cv.wait_until(lock, core_.stop.get_token(), *deadline, ready);
-      } else {
-        core_.mailbox->inbox_cv.wait(lock, core_.stop.get_token(), ready);
-      }
-    } else if (deadline) {
-      // Terminate was received: the stop request stays set and must not end every later wait.
+    // A stop request (Terminate, until it is received) is in the predicate: request_stop()
+    // notifies under this lock.
+    if (deadline) {
       core_.mailbox->inbox_cv.wait_until(lock, *deadline, ready);
     } else {
       core_.mailbox->inbox_cv.wait(lock, ready);

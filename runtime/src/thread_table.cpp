@@ -66,7 +66,7 @@ void ThreadTable::shutdown() {
   link_->alive.store(false, std::memory_order_release);
   // Once no waker call is in progress; destroyed after the lock is released: it is app code.
   const std::function<void()> waker = link_->take_waker(nullptr, /*close=*/true);
-  for (auto& e : entries_) e->core->stop.request_stop();  // also wakes receive_for()
+  for (auto& e : entries_) e->core->request_stop();  // also wakes receive_for()
   // Wait for the workers to notice, all within one deadline; then join those that finished and
   // let the others go: they hold their own core and can no longer reach this runtime.
   const auto all_finished = [this] {
@@ -129,7 +129,7 @@ Status ThreadTable::start(ThreadId id, Thread thread) {
 Status ThreadTable::stop(ThreadId id) {
   auto it = index_.find(id);
   if (it == index_.end()) return no_thread(id);
-  it->second->core->stop.request_stop();  // wakes a worker blocked in receive_for()
+  it->second->core->request_stop();  // wakes a worker blocked in receive_for()
   return {};
 }
 

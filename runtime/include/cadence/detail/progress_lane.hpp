@@ -18,12 +18,23 @@
 #include <typeinfo>
 #include <utility>
 
+#include "cadence/export.hpp"
+
 namespace cadence::detail {
+
+/// Sleeps while `state` is 2 (held, and a sleeper announced): SlotLock's slow path, out of line
+/// so that the sleep and its wake-up always meet in the library, and correct on every platform:
+/// a mutex and condition variable from a small striped table, not std::atomic::wait (which loses
+/// wake-ups in MinGW's standard library, and, inlined into an app, can wait in another pool
+/// than the library notifies). Worker or UI thread.
+CADENCE_RUNTIME_API void slot_lock_sleep(const std::atomic<std::uint8_t>& state) noexcept;
+/// Wakes whoever sleeps in slot_lock_sleep() on `state` (which has just left 2).
+CADENCE_RUNTIME_API void slot_lock_wake(const std::atomic<std::uint8_t>& state) noexcept;
 
 /// The lane's lock: held for one assignment (worker) or one swap (UI thread) at a time. Inline
 /// and without <mutex>: uncontended, it costs one compare-exchange and one exchange. A thread
-/// that finds it held sleeps in std::atomic::wait (a futex); unlock wakes a sleeper only when
-/// one said it sleeps (state 2), so the common case touches no shared table.
+/// that finds it held sleeps in slot_lock_sleep(); unlock wakes a sleeper only when one said it
+/// sleeps (state 2), so the common case calls nothing out of line.
 class SlotLock {
  public:
   void lock() noexcept {
@@ -31,12 +42,12 @@ class SlotLock {
     if (state_.compare_exchange_strong(seen, 1, std::memory_order_acquire)) return;
     if (seen != 2) seen = state_.exchange(2, std::memory_order_acquire);
     while (seen != 0) {
-      state_.wait(2, std::memory_order_relaxed);
+      slot_lock_sleep(state_);
       seen = state_.exchange(2, std::memory_order_acquire);
     }
   }
   void unlock() noexcept {
-    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
+    if (state_.exchange(0, std::memory_order_release) == 2) slot_lock_wake(state_);
   }
   /// Holds the lock for a scope, released also when what the scope does throws.
   class Held {

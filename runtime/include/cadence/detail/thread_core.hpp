@@ -131,6 +131,10 @@ struct CADENCE_RUNTIME_API ThreadCore {
 
   /// UI: delivers a Custom message to the worker and wakes it if it sleeps in receive_for().
   void deliver(Payload m);
+  /// UI: asks the worker to stop (its stop token, Terminate) and wakes it if it sleeps in
+  /// receive_for(), through the mailbox's own condition variable: no stop_callback, whose
+  /// destructor waits on a semaphore that loses wake-ups in MinGW's standard library.
+  void request_stop();
   /// UI: wakes the worker if it sleeps in receive_for() waiting for a Tick.
   void wake_for_tick();
 };
