@@ -23,10 +23,10 @@
 namespace cadence::detail {
 
 /// Sleeps while `state` is 2 (held, and a sleeper announced): SlotLock's slow path, out of line
-/// so that the sleep and its wake-up always meet in the library, and correct on every platform:
-/// a mutex and condition variable from a small striped table, not std::atomic::wait (which loses
-/// wake-ups in MinGW's standard library, and, inlined into an app, can wait in another pool
-/// than the library notifies). Worker or UI thread.
+/// so that the sleep and its wake-up always meet in the library: a mutex and condition variable
+/// from a table of 16 that locks share by address, not std::atomic::wait (which loses wake-ups
+/// in MinGW's standard library, and, inlined into an app, can wait in another pool than the
+/// library notifies). Worker or UI thread. Tested by slot_lock_test.cpp.
 CADENCE_RUNTIME_API void slot_lock_sleep(const std::atomic<std::uint8_t>& state) noexcept;
 /// Wakes whoever sleeps in slot_lock_sleep() on `state` (which has just left 2).
 CADENCE_RUNTIME_API void slot_lock_wake(const std::atomic<std::uint8_t>& state) noexcept;
