@@ -16,6 +16,9 @@ decltype(auto) on(std::variant<WheelCore, HeapCore>& queue, F&& f) {
 
 }  // namespace
 
+// Emitted here, and so exported by a DLL (cadence/export.hpp).
+constexpr std::size_t TickQueue::kListMax;
+
 TickQueue::TickQueue(QueueKind kind)
     : queue_(kind == QueueKind::heap ? decltype(queue_){std::in_place_type<HeapCore>}
                                      : decltype(queue_){std::in_place_type<WheelCore>}) {}

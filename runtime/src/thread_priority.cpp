@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#elif defined(_WIN32)
+#include <windows.h>
 #endif
 
 namespace cadence::detail {
@@ -20,6 +22,10 @@ void lower_this_threads_priority() noexcept {
   const int current = ::getpriority(PRIO_PROCESS, tid);
   if (current == -1 && errno != 0) return;
   (void)::setpriority(PRIO_PROCESS, tid, current + kBackgroundNice > 19 ? 19 : current + kBackgroundNice);
+#elif defined(_WIN32)
+  // One step below normal, as Qt's QThread::LowPriority and Chromium's background threads: not
+  // THREAD_MODE_BACKGROUND_BEGIN, which also lowers the thread's I/O and memory priority.
+  (void)::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
 #endif
 }
 

@@ -4,6 +4,9 @@
 
 namespace cadence {
 
+// Emitted here, and so exported by a DLL (cadence/export.hpp).
+constexpr std::uint32_t Timer::kMaxBurstRuns;
+
 Status Timer::validate() const {
   using detail::describe;
   if (!callback_) return Error{Errc::invalid_argument, "the timer has no callback"};

@@ -31,6 +31,14 @@ constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
 }  // namespace
 
+// Emitted here, and so exported by a DLL (cadence/export.hpp).
+constexpr std::uint32_t WheelCore::kLevel0Bits;
+constexpr std::uint32_t WheelCore::kLevel1Shift;
+constexpr std::uint32_t WheelCore::kRatioBits;
+constexpr std::uint32_t WheelCore::kCoarseBits;
+constexpr std::uint32_t WheelCore::kLevels;
+constexpr std::uint32_t WheelCore::kListDrainMax;
+
 WheelCore::WheelCore(Ticks start)
     : ends_(zeroed_array<SlotEnds>(kSlotCount)),
       now_ms_(clamp_to_timeline(start.count())) {}

@@ -2,6 +2,9 @@
 # consumers of CONSUMER_DIR against it: a CMake project (find_package(cadence), C and C++) and
 # programs built with pkg-config alone (C and C++). Fails on any step.
 # With PREFIX set, uses that install instead (scripts/package: the unpacked Debian packages).
+# A cross build (TOOLCHAIN: its toolchain file) builds them with that toolchain, with the DLLs
+# beside them as a Windows app ships them, and runs them with EMULATOR (Wine); EXE_SUFFIX: .exe;
+# C_COMPILER and CXX_COMPILER: the toolchain's; RUNTIME_DLLS: its runtime's DLLs.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${PREFIX}")
 
@@ -38,6 +41,20 @@ foreach(line IN LISTS cache)
     list(APPEND forwarded "-D${key}=${value}")
   endif()
 endforeach()
+if(TOOLCHAIN)  # it names the compilers (not the cache), and searches only below its roots: the install is one
+  set(cached_CMAKE_C_COMPILER "${C_COMPILER}")
+  set(cached_CMAKE_CXX_COMPILER "${CXX_COMPILER}")
+  list(APPEND forwarded "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN}" "-DCMAKE_FIND_ROOT_PATH=${prefix}")
+endif()
+set(emulator ${EMULATOR})
+# Windows finds a program's DLLs beside it.
+function(copy_dlls_to dir)
+  file(GLOB dlls "${prefix}/bin/*.dll")
+  list(APPEND dlls ${RUNTIME_DLLS})  # the compiler's
+  if(dlls)
+    file(COPY ${dlls} DESTINATION "${dir}")
+  endif()
+endfunction()
 
 # The libraries are found where they were installed, the way an app's users would point at them.
 file(GLOB pc_file "${prefix}/lib*/pkgconfig/cadence.pc" "${prefix}/lib/*/pkgconfig/cadence.pc")
@@ -67,9 +84,10 @@ if(EXISTS "${BUILD_DIR}/cadence-sdl.pc" AND EXISTS "${BUILD_DIR}/cadence-sdl3.pc
   endif()
   message(STATUS "a program linking cadence::sdl and cadence::sdl3 is refused: SDL2 and SDL3 cannot share a process")
 endif()
+copy_dlls_to("${WORK_DIR}/consumer")
 foreach(name IN ITEMS consumer c_consumer backend_consumer c_window_consumer pacer_consumer)
-  if(EXISTS "${WORK_DIR}/consumer/${name}")
-    run_step("run ${name} (CMake)" "${WORK_DIR}/consumer/${name}")
+  if(EXISTS "${WORK_DIR}/consumer/${name}${EXE_SUFFIX}")
+    run_step("run ${name} (CMake)" ${emulator} "${WORK_DIR}/consumer/${name}${EXE_SUFFIX}")
   endif()
 endforeach()
 
@@ -93,10 +111,12 @@ endfunction()
 function(pkg_config_consumer name source)
   cmake_parse_arguments(ARG "" "" "MODULE" ${ARGN})
   pkg_config(flags --cflags --libs ${ARG_MODULE})
-  run_step("build ${name} (pkg-config)" ${ARG_UNPARSED_ARGUMENTS} "${CONSUMER_DIR}/${source}" ${flags} -o "${WORK_DIR}/${name}")
-  run_step("run ${name} (pkg-config)" "${WORK_DIR}/${name}")
+  run_step("build ${name} (pkg-config)" ${ARG_UNPARSED_ARGUMENTS} "${CONSUMER_DIR}/${source}" ${flags}
+    -o "${WORK_DIR}/${name}${EXE_SUFFIX}")
+  run_step("run ${name} (pkg-config)" ${emulator} "${WORK_DIR}/${name}${EXE_SUFFIX}")
 endfunction()
 
+copy_dlls_to("${WORK_DIR}")
 separate_arguments(cxx UNIX_COMMAND "${cached_CMAKE_CXX_COMPILER} ${cached_CMAKE_CXX_FLAGS} ${cached_CMAKE_EXE_LINKER_FLAGS}")
 separate_arguments(cc UNIX_COMMAND "${cached_CMAKE_C_COMPILER} ${cached_CMAKE_C_FLAGS} ${cached_CMAKE_EXE_LINKER_FLAGS}")
 pkg_config(version --modversion cadence-runtime)

@@ -346,7 +346,7 @@ TEST(RedrawHandleTest, SetWakerDestroysTheOldWakerOnlyAfterItsRunningCallReturns
   std::thread asker([&] { (void)handle.after(1ms); });
   while (!entered.load()) std::this_thread::yield();
   // Let the waker return only once this thread is seen asleep in set_waker()'s wait.
-  std::atomic<pid_t> ui_thread{0};
+  std::atomic<test::os_thread_id> ui_thread{0};
   bool saw_wait = false;
   std::thread releaser([&] {
     saw_wait = test::wait_until_asleep(ui_thread, [] { return false; });

@@ -36,7 +36,7 @@ TEST(ThreadContractTest, ReceiveForTheLongestDurationWaitsUntilAMessageComes) {
   for (const bool ticks : {false, true}) {
     ThreadLoop loop;
     const ThreadId id = ThreadId::unique();
-    auto tid = std::make_shared<std::atomic<pid_t>>(0);
+    auto tid = std::make_shared<std::atomic<test::os_thread_id>>(0);
     auto result = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
     auto returned = std::make_shared<Latch>();
     ASSERT_TRUE(loop.runtime()
@@ -81,7 +81,7 @@ TEST(ThreadContractTest, ReceiveForZeroNegativeAndTheShortestDurationReturnAtOnc
 TEST(ThreadContractTest, AWorkerThatGoesOnReceivingAfterTerminateWaitsInsteadOfSpinning) {
   ThreadLoop loop;
   const ThreadId id = ThreadId::unique();
-  auto tid = std::make_shared<std::atomic<pid_t>>(0);
+  auto tid = std::make_shared<std::atomic<test::os_thread_id>>(0);
   auto after = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
   auto second_try = std::make_shared<std::atomic<Got>>(Got::nothing_yet);
   auto saw_terminate = std::make_shared<Latch>();
@@ -160,7 +160,7 @@ TEST(ThreadContractTest, AWorkerStartedFromACallbackSeesNoTickFromTheFrameThatSt
 // ---- join deadlines -------------------------------------------------------------------------
 
 TEST(ThreadContractTest, TheLongestJoinDeadlineWaitsForTheWorker) {
-  auto tid = std::make_shared<std::atomic<pid_t>>(0);
+  auto tid = std::make_shared<std::atomic<test::os_thread_id>>(0);
   auto finished = std::make_shared<std::atomic<bool>>(false);
   auto stopping = std::make_shared<Latch>();
   auto release = std::make_shared<Latch>();
@@ -178,7 +178,7 @@ TEST(ThreadContractTest, TheLongestJoinDeadlineWaitsForTheWorker) {
                   .ok());
   // The destructor must still be waiting when the worker finishes: let it finish only once the
   // destroying thread is seen asleep.
-  std::atomic<pid_t> destroyer{0};
+  std::atomic<test::os_thread_id> destroyer{0};
   std::thread helper([&] {
     if (stopping->wait()) {
       wait_until_asleep(destroyer, [] { return false; });

@@ -27,7 +27,7 @@ namespace cadence::testing {
 /// second and says whether it took one of those events; `driver` and `sdl_error` are SDL's.
 template <class Push, class Take>
 void expect_wake_ups_leave_no_memory(Push push, Take take, const char* driver, const char* (*sdl_error)()) {
-  std::atomic<pid_t> waiter{test::current_tid()};
+  std::atomic<test::os_thread_id> waiter{test::current_tid()};
   std::atomic<int> taken{0};
   std::atomic<bool> stop{false};
   std::string refused;  // SDL's error, which is per thread: the pusher's, read after the join

@@ -389,7 +389,7 @@ TEST(WindowTest, AWorkersProgressReachesTheScreenWhileTheLoopSleeps) {
   ASSERT_EQ(window->next_wake(), std::nullopt) << "nothing scheduled: the loop will block";
   const std::uint64_t frames_before = window->stats().frames_drawn;
   // Release the worker once this thread is asleep in the loop's wait.
-  std::atomic<pid_t> ui_thread{0};
+  std::atomic<test::os_thread_id> ui_thread{0};
   bool saw_sleep = false;
   std::thread releaser([&] {
     saw_sleep = test::wait_until_asleep(ui_thread, [] { return false; }, 10s);

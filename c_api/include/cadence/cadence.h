@@ -48,11 +48,15 @@
 #include <stdint.h>
 
 /* The functions of libcadence_runtime. */
+/* On Windows: exported by the DLL (CADENCE_RUNTIME_SHARED, which the build and its CMake targets
+ * and .pc file set), imported by its users; nothing in a static library. */
 #if defined(_WIN32)
-#if defined(CADENCE_BUILDING_RUNTIME)
+#if !defined(CADENCE_RUNTIME_SHARED)
+#define CADENCE_C_API
+#elif defined(CADENCE_BUILDING_RUNTIME)
 #define CADENCE_C_API __declspec(dllexport)
 #else
-#define CADENCE_C_API
+#define CADENCE_C_API __declspec(dllimport)
 #endif
 #else
 #define CADENCE_C_API __attribute__((visibility("default")))

@@ -6,11 +6,15 @@
 #include "cadence/cadence.h"
 
 /* The functions of libcadence_window. */
+/* On Windows: exported by the DLL (CADENCE_WINDOW_SHARED, which the build and its CMake targets
+ * and .pc file set), imported by its users; nothing in a static library. */
 #if defined(_WIN32)
-#if defined(CADENCE_BUILDING_WINDOW)
+#if !defined(CADENCE_WINDOW_SHARED)
+#define CADENCE_WINDOW_C_API
+#elif defined(CADENCE_BUILDING_WINDOW)
 #define CADENCE_WINDOW_C_API __declspec(dllexport)
 #else
-#define CADENCE_WINDOW_C_API
+#define CADENCE_WINDOW_C_API __declspec(dllimport)
 #endif
 #else
 #define CADENCE_WINDOW_C_API __attribute__((visibility("default")))

@@ -9,6 +9,9 @@
 // compiles the library itself.
 // A few private types (TickQueue, DueQueue, the shared wheel's fault hooks) carry the macro too, for the
 // library's own tests; their headers are not installed.
+// A Windows DLL's users refer to an exported class's static data members through the DLL, which
+// has them only where the library's code uses them: each public `static constexpr` data member
+// of an exported class is declared again in a .cpp of its library, so that the DLL carries it.
 #pragma once
 
 #if defined(_WIN32)
