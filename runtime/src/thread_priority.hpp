@@ -3,9 +3,10 @@
 
 namespace cadence::detail {
 
-/// Raises the calling thread's nice value by kBackgroundNice (Linux; elsewhere nothing). Raising
-/// it needs no privilege, so this cannot fail short of a kernel without per-thread nice values,
-/// where it leaves the thread as it was. Cost: one system call.
+/// Puts the calling thread below normal: its nice value raised by kBackgroundNice on Linux,
+/// THREAD_PRIORITY_BELOW_NORMAL on Windows, nothing elsewhere. Neither needs a privilege, so
+/// this cannot fail short of a system without per-thread priorities, where it leaves the thread
+/// as it was. Cost: one or two system calls.
 void lower_this_threads_priority() noexcept;
 
 }  // namespace cadence::detail
