@@ -25,8 +25,8 @@ Status no_thread(ThreadId id) {
 // Runs on the worker thread: the app's function, then the "finished" mark. Nothing the worker
 // throws leaves this function; it becomes a message, delivered after everything sent before.
 void run_worker(const std::shared_ptr<ThreadCore>& core, UniqueFunction<void(ThreadCore&)>& body,
-                ThreadPriority priority) {
-  if (priority == ThreadPriority::background) lower_this_threads_priority();
+                ThreadPriority priority, int starting_priority) {
+  apply_worker_priority(priority, starting_priority);
   const auto fail = [&core](std::string what) {
     WorkerMessage m;
     m.kind = WorkerMessage::Kind::failed;
@@ -117,7 +117,9 @@ Status ThreadTable::start(ThreadId id, Thread thread) {
   entry->on_finish = std::move(ThreadTableAccess::finish(thread));
   try {
     entry->thread = std::thread([core = entry->core, body = std::move(ThreadTableAccess::body(thread)),
-                                 priority = thread.priority()]() mutable { run_worker(core, body, priority); });
+                                 priority = thread.priority(), starting = starting_thread_priority()]() mutable {
+      run_worker(core, body, priority, starting);
+    });
   } catch (const std::system_error& e) {
     return Error{Errc::resource, std::string("the system refused a new thread: ") + e.what()};
   }

@@ -2,7 +2,7 @@
 # consumers of CONSUMER_DIR against it: a CMake project (find_package(cadence), C and C++) and
 # programs built with pkg-config alone (C and C++). Fails on any step.
 # With PREFIX set, uses that install instead (scripts/package: the unpacked Debian packages).
-# A cross build (TOOLCHAIN: its toolchain file) builds them with that toolchain, with the DLLs
+# A cross build (CROSSCOMPILING true, TOOLCHAIN: its toolchain file) builds them with that toolchain, with the DLLs
 # beside them as a Windows app ships them, and runs them with EMULATOR (Wine); EXE_SUFFIX: .exe;
 # C_COMPILER and CXX_COMPILER: the toolchain's; RUNTIME_DLLS: its runtime's DLLs.
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -41,7 +41,7 @@ foreach(line IN LISTS cache)
     list(APPEND forwarded "-D${key}=${value}")
   endif()
 endforeach()
-if(TOOLCHAIN)  # it names the compilers (not the cache), and searches only below its roots: the install is one
+if(CROSSCOMPILING)  # its toolchain file names the compilers (not the cache), and searches only below its roots: the install is one
   set(cached_CMAKE_C_COMPILER "${C_COMPILER}")
   set(cached_CMAKE_CXX_COMPILER "${CXX_COMPILER}")
   list(APPEND forwarded "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN}" "-DCMAKE_FIND_ROOT_PATH=${prefix}")
@@ -70,7 +70,7 @@ run_step("configure the CMake consumers" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}"
 cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
 run_step("build the CMake consumers" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer" --parallel ${cores})
 foreach(part IN ITEMS pacer window sdl sdl3)  # built: its pkg-config module was written
-  if(EXISTS "${BUILD_DIR}/cadence-${part}.pc" AND NOT EXISTS "${WORK_DIR}/consumer/${part}_consumer")
+  if(EXISTS "${BUILD_DIR}/cadence-${part}.pc" AND NOT EXISTS "${WORK_DIR}/consumer/${part}_consumer${EXE_SUFFIX}")
     message(FATAL_ERROR "cadence::${part} was built but the consumer could not find it")
   endif()
 endforeach()
@@ -85,6 +85,11 @@ if(EXISTS "${BUILD_DIR}/cadence-sdl.pc" AND EXISTS "${BUILD_DIR}/cadence-sdl3.pc
   message(STATUS "a program linking cadence::sdl and cadence::sdl3 is refused: SDL2 and SDL3 cannot share a process")
 endif()
 copy_dlls_to("${WORK_DIR}/consumer")
+foreach(name IN ITEMS consumer c_consumer)  # the runtime's, always built
+  if(NOT EXISTS "${WORK_DIR}/consumer/${name}${EXE_SUFFIX}")
+    message(FATAL_ERROR "the CMake consumers' build made no ${name}${EXE_SUFFIX}")
+  endif()
+endforeach()
 foreach(name IN ITEMS consumer c_consumer backend_consumer c_window_consumer pacer_consumer)
   if(EXISTS "${WORK_DIR}/consumer/${name}${EXE_SUFFIX}")
     run_step("run ${name} (CMake)" ${emulator} "${WORK_DIR}/consumer/${name}${EXE_SUFFIX}")

@@ -88,8 +88,9 @@ CADENCE_RUNTIME_API const char* to_string(ThreadOutcome::Kind kind) noexcept;
 /// How the system schedules a worker against the UI thread.
 enum class ThreadPriority : std::uint8_t {
   /// The default: below the UI thread, so that CPU-bound workers do not make frames and timers
-  /// late (Linux: the worker thread's nice value is raised by kBackgroundNice; Windows:
-  /// THREAD_PRIORITY_BELOW_NORMAL; elsewhere it changes nothing).
+  /// late (Linux: the worker thread's nice value is raised by kBackgroundNice; Windows: one
+  /// level below the starting thread's, THREAD_PRIORITY_BELOW_NORMAL from a normal thread;
+  /// elsewhere it changes nothing).
   background,
   /// The same as the thread that started it (for work the user waits on, or latency-bound I/O).
   normal,
