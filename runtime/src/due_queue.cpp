@@ -16,8 +16,11 @@ decltype(auto) on(std::variant<WheelCore, HeapCore>& queue, F&& f) {
 
 }  // namespace
 
-// Emitted here, and so exported by a DLL (cadence/export.hpp).
+// Emitted here, and so exported by a DLL (cadence/export.hpp); elsewhere the inline
+// definition is enough, and this one deprecated.
+#if defined(_WIN32)
 constexpr std::size_t TickQueue::kListMax;
+#endif
 
 TickQueue::TickQueue(QueueKind kind)
     : queue_(kind == QueueKind::heap ? decltype(queue_){std::in_place_type<HeapCore>}

@@ -4,8 +4,11 @@
 
 namespace cadence {
 
-// Emitted here, and so exported by a DLL (cadence/export.hpp).
+// Emitted here, and so exported by a DLL (cadence/export.hpp); elsewhere the inline
+// definition is enough, and this one deprecated.
+#if defined(_WIN32)
 constexpr std::uint32_t Timer::kMaxBurstRuns;
+#endif
 
 Status Timer::validate() const {
   using detail::describe;

@@ -31,13 +31,16 @@ constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
 }  // namespace
 
-// Emitted here, and so exported by a DLL (cadence/export.hpp).
+// Emitted here, and so exported by a DLL (cadence/export.hpp); elsewhere the inline
+// definition is enough, and this one deprecated.
+#if defined(_WIN32)
 constexpr std::uint32_t WheelCore::kLevel0Bits;
 constexpr std::uint32_t WheelCore::kLevel1Shift;
 constexpr std::uint32_t WheelCore::kRatioBits;
 constexpr std::uint32_t WheelCore::kCoarseBits;
 constexpr std::uint32_t WheelCore::kLevels;
 constexpr std::uint32_t WheelCore::kListDrainMax;
+#endif
 
 WheelCore::WheelCore(Ticks start)
     : ends_(zeroed_array<SlotEnds>(kSlotCount)),

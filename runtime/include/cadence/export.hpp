@@ -11,7 +11,8 @@
 // library's own tests; their headers are not installed.
 // A Windows DLL's users refer to an exported class's static data members through the DLL, which
 // has them only where the library's code uses them: each public `static constexpr` data member
-// of an exported class is declared again in a .cpp of its library, so that the DLL carries it.
+// of an exported class is declared again in a .cpp of its library (on Windows), so that the DLL
+// carries it.
 #pragma once
 
 #if defined(_WIN32)

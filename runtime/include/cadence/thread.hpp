@@ -88,9 +88,9 @@ CADENCE_RUNTIME_API const char* to_string(ThreadOutcome::Kind kind) noexcept;
 /// How the system schedules a worker against the UI thread.
 enum class ThreadPriority : std::uint8_t {
   /// The default: below the UI thread, so that CPU-bound workers do not make frames and timers
-  /// late (Linux: the worker thread's nice value is raised by kBackgroundNice; Windows: one
-  /// level below the starting thread's, THREAD_PRIORITY_BELOW_NORMAL from a normal thread;
-  /// elsewhere it changes nothing).
+  /// late (Linux: the worker thread's nice value is raised by kBackgroundNice, to 19 at most;
+  /// Windows: the level below the starting thread's, THREAD_PRIORITY_BELOW_NORMAL from a normal
+  /// thread, HIGHEST from TIME_CRITICAL, and LOWEST and IDLE kept; elsewhere nothing changes).
   background,
   /// The same as the thread that started it (for work the user waits on, or latency-bound I/O).
   normal,
