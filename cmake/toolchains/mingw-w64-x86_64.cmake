@@ -1,6 +1,6 @@
 # Cross-compiles for 64-bit Windows with Debian's MinGW-w64 (g++-mingw-w64-x86-64-posix: the
 # POSIX thread model, which std::thread, std::mutex and std::condition_variable need), and runs
-# what it builds (tests, ctest's test discovery) under Wine.
+# what it builds under Wine (the tests, and the docs' example extractor during the build).
 #   cmake --preset windows     (or -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/mingw-w64-x86_64.cmake)
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
@@ -17,7 +17,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # A static build's programs carry their C++ and thread runtimes (libstdc++, libgcc, winpthread).
 # With DLLs (BUILD_SHARED_LIBS) every module shares MinGW's runtime DLLs instead: two copies of
 # winpthread in one process, one in cadence's DLL and one in the program, would each keep their
-# own threads and locks. The build copies those DLLs beside its programs (CMakeLists.txt).
+# own threads and locks. The build copies those DLLs beside its programs (runtime/CMakeLists.txt).
 if(NOT BUILD_SHARED_LIBS)
   set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 endif()
