@@ -6,6 +6,10 @@
 # Dear ImGui, which the libraries that draw carry (cmake/exports_imgui.map). Each part is a
 # component of find_package(cadence) with a targets file of its own, and an install component of
 # the same name (its Debian package); its headers, archive and .so link go to the component dev.
+#
+# cadence_libraries builds every library this configuration has, and nothing else: what an install
+# needs (scripts/examples, and CI's build of what it installs and demonstrates).
+add_custom_target(cadence_libraries)
 function(cadence_library part)
   cmake_parse_arguments(ARG "EXPORTS_IMGUI" "" "SOURCES" ${ARGN})
   set(target cadence_${part})
@@ -38,6 +42,7 @@ function(cadence_library part)
     RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT ${part})  # a Windows DLL
   install(DIRECTORY include/cadence DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" COMPONENT dev)
   set_property(GLOBAL APPEND PROPERTY CADENCE_COMPONENTS ${part})
+  add_dependencies(cadence_libraries ${target})
   install(EXPORT cadence_${part}_targets NAMESPACE cadence:: DESTINATION "${CADENCE_CMAKE_DIR}"
     FILE cadence-${part}-targets.cmake COMPONENT dev)
 endfunction()
